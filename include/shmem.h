@@ -1,0 +1,2 @@
+/* Convenience entry point: the OpenSHMEM API lives in <shmem/shmem.h>. */
+#include <shmem/shmem.h>

@@ -1,0 +1,108 @@
+/*
+ * Collective symmetric memory management. Every PE makes the same calls in
+ * the same order, the allocator is deterministic, so every PE gets the same
+ * offset; the barriers make the memory usable by all before anyone uses it,
+ * and unused by all before it is given back.
+ */
+#include <shmem/shmem.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/env.h"
+#include "core/log.h"
+#include "core/runtime.h"
+#include "heap/heap.h"
+
+static void *allocate(size_t size, size_t align, bool zero, const char *routine)
+{
+    oshm_require_init(routine);
+    void *p = NULL;
+    if (size) {
+        p = oshm_heap_alloc(size, align);
+        if (!p)
+            oshm_warn("%s: cannot allocate %zu bytes: the symmetric heap holds %zu bytes "
+                      "(set SHMEM_SYMMETRIC_SIZE for more)",
+                      routine, size, oshm_heap.capacity - OSHM_INTERNAL_HEAP_SIZE);
+        else if (zero)
+            memset(p, 0, size); /* a reused block holds old data */
+    }
+    oshm_sync_world();
+    return p;
+}
+
+/* A request that cannot be valid: still collective, so every PE returns. */
+static void *refuse(const char *routine, const char *why)
+{
+    oshm_require_init(routine);
+    oshm_warn("%s: %s", routine, why);
+    oshm_sync_world();
+    return NULL;
+}
+
+void *shmem_malloc(size_t size) { return allocate(size, 0, false, "shmem_malloc"); }
+
+void *shmem_malloc_with_hints(size_t size, long hints)
+{
+    /* Every placement serves atomics and signals equally well here. */
+    (void)hints;
+    return allocate(size, 0, false, "shmem_malloc_with_hints");
+}
+
+void *shmem_calloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return refuse("shmem_calloc", "count * size overflows size_t");
+    return allocate(count * size, 0, true, "shmem_calloc");
+}
+
+void *shmem_align(size_t alignment, size_t size)
+{
+    if (alignment == 0 || (alignment & (alignment - 1)))
+        return refuse("shmem_align", "the alignment is not a power of two");
+    return allocate(size, alignment, false, "shmem_align");
+}
+
+void shmem_free(void *ptr)
+{
+    oshm_require_init("shmem_free");
+    /* Nobody may still be reading or writing it. */
+    shmem_quiet();
+    oshm_sync_world();
+    if (ptr && oshm_heap_free(ptr) != 0)
+        oshm_fatal("shmem_free: %p was not returned by a symmetric allocation routine", ptr);
+}
+
+void *shmem_realloc(void *ptr, size_t size)
+{
+    if (!ptr)
+        return shmem_malloc(size);
+    if (size == 0) {
+        shmem_free(ptr);
+        return NULL;
+    }
+    oshm_require_init("shmem_realloc");
+    shmem_quiet();
+    oshm_sync_world();
+    size_t old = oshm_heap_size_of(ptr);
+    if (!old)
+        oshm_fatal("shmem_realloc: %p was not returned by a symmetric allocation routine", ptr);
+    void *result = ptr;
+    if (oshm_heap_resize(ptr, size) != 0) {
+        result = oshm_heap_alloc(size, 0);
+        if (result) {
+            memcpy(result, ptr, old < size ? old : size);
+            oshm_heap_free(ptr);
+        } else {
+            oshm_warn("shmem_realloc: cannot grow %p to %zu bytes; it is left as it was", ptr,
+                      size);
+        }
+    }
+    oshm_sync_world();
+    return result;
+}
+
+void *shmalloc(size_t size) { return shmem_malloc(size); }
+void *shmemalign(size_t alignment, size_t size) { return shmem_align(alignment, size); }
+void *shrealloc(void *ptr, size_t size) { return shmem_realloc(ptr, size); }
+void shfree(void *ptr) { shmem_free(ptr); }

@@ -1,0 +1,59 @@
+#include <shmem/shmem.h>
+#include <shmem/shmemx.h>
+#include <string.h>
+
+#include "core/runtime.h"
+#include "heap/heap.h"
+#include "hcomm/hcomm.h"
+
+int shmem_my_pe(void) { return oshm_rt.initialized ? hcomm.my_pe : -1; }
+int shmem_n_pes(void) { return oshm_rt.initialized ? hcomm.n_pes : -1; }
+int _my_pe(void) { return shmem_my_pe(); }
+int _num_pes(void) { return shmem_n_pes(); }
+
+int shmem_pe_accessible(int pe)
+{
+    oshm_require_init("shmem_pe_accessible");
+    return pe >= 0 && pe < hcomm.n_pes && hcomm.eps[pe].ops != NULL;
+}
+
+int shmem_addr_accessible(const void *addr, int pe)
+{
+    oshm_require_init("shmem_addr_accessible");
+    return shmem_pe_accessible(pe) && hcomm_seg_of(addr, 1) >= 0;
+}
+
+void *shmem_ptr(const void *dest, int pe)
+{
+    oshm_require_init("shmem_ptr");
+    if (pe < 0 || pe >= hcomm.n_pes)
+        return NULL;
+    int seg = hcomm_seg_of(dest, 1);
+    if (seg < 0)
+        return NULL;
+    struct hcomm_ep *ep = &hcomm.eps[pe];
+    return ep->ops->ptr(ep, seg, ep->seg_base[seg] + ((uintptr_t)dest - hcomm.seg[seg].base));
+}
+
+void shmem_info_get_version(int *major, int *minor)
+{
+    *major = SHMEM_MAJOR_VERSION;
+    *minor = SHMEM_MINOR_VERSION;
+}
+
+void shmem_info_get_name(char *name)
+{
+    strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
+    name[SHMEM_MAX_NAME_LEN - 1] = '\0';
+}
+
+size_t shmemx_heap_size(void) { return oshm_heap.capacity - OSHM_INTERNAL_HEAP_SIZE; }
+
+size_t shmemx_heap_committed(void) { return oshm_heap.committed; }
+
+const char *shmemx_transport_name(int pe)
+{
+    if (!oshm_rt.initialized || pe < 0 || pe >= hcomm.n_pes || !hcomm.eps[pe].ops)
+        return NULL;
+    return hcomm.eps[pe].ops->name;
+}

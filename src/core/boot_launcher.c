@@ -1,0 +1,158 @@
+/*
+ * Bootstrap through oshrun's built-in launcher: one socket to the launcher;
+ * puts are kept locally and exchanged as one allgather at the fence.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "core/boot.h"
+#include "core/boot_wire.h"
+#include "core/kvstore.h"
+
+static int launcher_fd = -1;
+static char *pending;      /* this PE's puts since the last fence, serialized */
+static size_t pending_len;
+static struct oshm_kvstore store;
+
+static int send_msg(uint32_t type, const void *payload, size_t len)
+{
+    struct boot_wire_hdr h = {.type = type, .rank = (uint32_t)oshm_boot.rank, .len = len};
+    if (boot_wire_write_all(launcher_fd, &h, sizeof h) != 0)
+        return -1;
+    return len ? boot_wire_write_all(launcher_fd, payload, len) : 0;
+}
+
+static int launcher_put(const char *key, const void *value, size_t len)
+{
+    if (oshm_kv_append_record(&pending, &pending_len, key, value, len) != 0)
+        return -1;
+    return oshm_kv_set(&store, oshm_boot.rank, key, value, len);
+}
+
+static int launcher_fence(void)
+{
+    if (send_msg(BOOT_WIRE_ALLGATHER, pending, pending_len) != 0)
+        goto lost;
+    free(pending);
+    pending = NULL;
+    pending_len = 0;
+
+    struct boot_wire_hdr h;
+    if (boot_wire_read_all(launcher_fd, &h, sizeof h) != 0 || h.type != BOOT_WIRE_ALLGATHER)
+        goto lost;
+    char *all = malloc(h.len ? h.len : 1);
+    if (!all || boot_wire_read_all(launcher_fd, all, h.len) != 0) {
+        free(all);
+        goto lost;
+    }
+    size_t pos = 0;
+    for (int r = 0; r < oshm_boot.size; r++) {
+        uint64_t len;
+        if (h.len - pos < 8)
+            break;
+        memcpy(&len, all + pos, 8);
+        pos += 8;
+        if (h.len - pos < len || oshm_kv_load_records(&store, r, all + pos, len) != 0) {
+            free(all);
+            fprintf(stderr, "shmem: malformed bootstrap data from the launcher\n");
+            return -1;
+        }
+        pos += len;
+    }
+    free(all);
+    return 0;
+lost:
+    fprintf(stderr, "shmem[PE %d]: lost the connection to oshrun\n", oshm_boot.rank);
+    return -1;
+}
+
+static int launcher_get(int rank, const char *key, void *value, size_t len)
+{
+    size_t have;
+    const void *v = oshm_kv_find(&store, rank, key, &have);
+    if (!v || have != len)
+        return -1;
+    memcpy(value, v, len);
+    return 0;
+}
+
+static _Noreturn void launcher_abort(int status, const char *message)
+{
+    size_t mlen = message ? strlen(message) : 0;
+    char *payload = malloc(4 + mlen);
+    if (payload && launcher_fd >= 0) {
+        int32_t s = status;
+        memcpy(payload, &s, 4);
+        if (mlen)
+            memcpy(payload + 4, message, mlen);
+        send_msg(BOOT_WIRE_ABORT, payload, 4 + mlen);
+    }
+    free(payload);
+    /* The launcher ends every PE; this one leaves at once either way. */
+    _exit(status);
+}
+
+static void launcher_finalize(void)
+{
+    if (launcher_fd < 0)
+        return;
+    send_msg(BOOT_WIRE_FINALIZE, NULL, 0);
+    close(launcher_fd);
+    launcher_fd = -1;
+    oshm_kv_clear(&store);
+}
+
+static const struct oshm_boot_ops launcher_ops = {
+    .name = "oshrun",
+    .put = launcher_put,
+    .fence = launcher_fence,
+    .get = launcher_get,
+    .abort = launcher_abort,
+    .finalize = launcher_finalize,
+};
+
+int oshm_boot_launcher_init(void)
+{
+    const char *addr = getenv(OSHRUN_ENV_ADDR);
+    const char *secret = getenv(OSHRUN_ENV_SECRET);
+    const char *rank = getenv(OSHRUN_ENV_RANK);
+    const char *size = getenv(OSHRUN_ENV_SIZE);
+    if (!addr)
+        return 1;
+    if (!secret || !rank || !size || strlen(addr) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+        fprintf(stderr, "shmem: incomplete oshrun environment (%s, %s, %s, %s)\n",
+                OSHRUN_ENV_ADDR, OSHRUN_ENV_SECRET, OSHRUN_ENV_RANK, OSHRUN_ENV_SIZE);
+        return -1;
+    }
+    oshm_boot.rank = atoi(rank);
+    oshm_boot.size = atoi(size);
+    if (oshm_boot.size < 1 || oshm_boot.rank < 0 || oshm_boot.rank >= oshm_boot.size) {
+        fprintf(stderr, "shmem: bad oshrun rank %s of %s\n", rank, size);
+        return -1;
+    }
+
+    /* Abstract socket names start with '@' in the environment. */
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    size_t alen = strlen(addr);
+    memcpy(sa.sun_path, addr, alen);
+    if (addr[0] == '@')
+        sa.sun_path[0] = '\0';
+    launcher_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (launcher_fd < 0 ||
+        connect(launcher_fd, (struct sockaddr *)&sa,
+                (socklen_t)(offsetof(struct sockaddr_un, sun_path) + alen)) != 0) {
+        fprintf(stderr, "shmem: cannot connect to oshrun at %s: %m\n", addr);
+        return -1;
+    }
+    oshm_boot.ops = &launcher_ops;
+    if (send_msg(BOOT_WIRE_HELLO, secret, strlen(secret)) != 0) {
+        fprintf(stderr, "shmem: oshrun refused PE %d\n", oshm_boot.rank);
+        return -1;
+    }
+    /* Children of this PE are not members of the job. */
+    unsetenv(OSHRUN_ENV_SECRET);
+    return 0;
+}

@@ -1,0 +1,111 @@
+/*
+ * Bootstrap through PMIx, for programs started by a PMIx launcher (Open MPI's
+ * mpirun, srun --mpi=pmix, prun).
+ */
+#include "core/boot.h"
+
+#include <stdlib.h>
+
+#ifdef OSHM_HAVE_PMIX
+#include <pmix.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static pmix_proc_t myproc;
+
+static int pmix_boot_put(const char *key, const void *value, size_t len)
+{
+    pmix_value_t v;
+    v.type = PMIX_BYTE_OBJECT;
+    v.data.bo.bytes = (char *)value;
+    v.data.bo.size = len;
+    return PMIx_Put(PMIX_GLOBAL, key, &v) == PMIX_SUCCESS ? 0 : -1;
+}
+
+static int pmix_boot_fence(void)
+{
+    if (PMIx_Commit() != PMIX_SUCCESS)
+        return -1;
+    pmix_info_t info;
+    bool collect = true;
+    PMIX_INFO_CONSTRUCT(&info);
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Fence(NULL, 0, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    return rc == PMIX_SUCCESS ? 0 : -1;
+}
+
+static int pmix_boot_get(int rank, const char *key, void *value, size_t len)
+{
+    pmix_proc_t proc;
+    PMIX_PROC_CONSTRUCT(&proc);
+    PMIX_LOAD_NSPACE(proc.nspace, myproc.nspace);
+    proc.rank = (pmix_rank_t)rank;
+    pmix_value_t *v = NULL;
+    if (PMIx_Get(&proc, key, NULL, 0, &v) != PMIX_SUCCESS || !v)
+        return -1;
+    int rc = -1;
+    if (v->type == PMIX_BYTE_OBJECT && v->data.bo.size == len) {
+        memcpy(value, v->data.bo.bytes, len);
+        rc = 0;
+    }
+    PMIX_VALUE_RELEASE(v);
+    return rc;
+}
+
+static _Noreturn void pmix_boot_abort(int status, const char *message)
+{
+    PMIx_Abort(status, message ? message : "shmem_global_exit", NULL, 0);
+    _exit(status ? status : 1);
+}
+
+static void pmix_boot_finalize(void) { PMIx_Finalize(NULL, 0); }
+
+static const struct oshm_boot_ops pmix_ops = {
+    .name = "pmix",
+    .put = pmix_boot_put,
+    .fence = pmix_boot_fence,
+    .get = pmix_boot_get,
+    .abort = pmix_boot_abort,
+    .finalize = pmix_boot_finalize,
+};
+
+int oshm_boot_pmix_init(void)
+{
+    if (!getenv("PMIX_NAMESPACE") && !getenv("PMIX_RANK"))
+        return 1;
+    pmix_status_t rc = PMIx_Init(&myproc, NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "shmem: PMIx_Init failed: %s\n", PMIx_Error_string(rc));
+        return -1;
+    }
+    pmix_proc_t wildcard;
+    PMIX_PROC_CONSTRUCT(&wildcard);
+    PMIX_LOAD_NSPACE(wildcard.nspace, myproc.nspace);
+    wildcard.rank = PMIX_RANK_WILDCARD;
+    pmix_value_t *v = NULL;
+    if (PMIx_Get(&wildcard, PMIX_JOB_SIZE, NULL, 0, &v) != PMIX_SUCCESS || !v) {
+        fprintf(stderr, "shmem: PMIx did not give the job size\n");
+        return -1;
+    }
+    uint32_t size = v->data.uint32;
+    PMIX_VALUE_RELEASE(v);
+    oshm_boot.ops = &pmix_ops;
+    oshm_boot.rank = (int)myproc.rank;
+    oshm_boot.size = (int)size;
+    return 0;
+}
+
+#else /* !OSHM_HAVE_PMIX */
+#include <stdio.h>
+
+int oshm_boot_pmix_init(void)
+{
+    if (!getenv("PMIX_NAMESPACE") && !getenv("PMIX_RANK"))
+        return 1;
+    fputs("shmem: started by a PMIx launcher, but this build has no PMIx support\n", stderr);
+    return -1;
+}
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * The protocol between a PE and oshrun's built-in launcher, over the unix
+ * socket named in OSHRUN_ADDR. Both sides are on one machine and built from
+ * one source tree, so integers travel in host byte order.
+ *
+ *   PE -> launcher  HELLO      payload: the job secret (OSHRUN_SECRET)
+ *   PE -> launcher  ALLGATHER  payload: this PE's contribution
+ *   launcher -> PE  ALLGATHER  payload: for each rank, u64 length + bytes
+ *   PE -> launcher  ABORT      payload: i32 status + message text
+ *   PE -> launcher  FINALIZE   no payload: the PE finished cleanly
+ */
+#ifndef OSHM_CORE_BOOT_WIRE_H
+#define OSHM_CORE_BOOT_WIRE_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+
+enum boot_wire_type {
+    BOOT_WIRE_HELLO = 1,
+    BOOT_WIRE_ALLGATHER = 2,
+    BOOT_WIRE_ABORT = 3,
+    BOOT_WIRE_FINALIZE = 4,
+};
+
+struct boot_wire_hdr {
+    uint32_t type;
+    uint32_t rank;
+    uint64_t len;
+};
+
+#define BOOT_WIRE_SECRET_LEN 32      /* hex characters */
+#define BOOT_WIRE_MAX_PAYLOAD (64u << 20)
+
+#define OSHRUN_ENV_ADDR "OSHRUN_ADDR"
+#define OSHRUN_ENV_SECRET "OSHRUN_SECRET"
+#define OSHRUN_ENV_RANK "OSHRUN_RANK"
+#define OSHRUN_ENV_SIZE "OSHRUN_SIZE"
+
+/* Blocking full read/write on a socket; 0 on success, -1 on error or EOF. */
+static inline int boot_wire_write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = (const char *)buf;
+    while (len) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static inline int boot_wire_read_all(int fd, void *buf, size_t len)
+{
+    char *p = (char *)buf;
+    while (len) {
+        ssize_t n = read(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+#endif

@@ -1,0 +1,82 @@
+#include "core/env.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "core/log.h"
+
+struct oshm_env oshm_env = {.symmetric_size = OSHM_DEFAULT_SYMMETRIC_SIZE};
+
+int oshm_parse_size(const char *text, size_t *bytes)
+{
+    if (!text)
+        return -1;
+    while (isspace((unsigned char)*text))
+        text++;
+    if (!isdigit((unsigned char)*text))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long value = strtoull(text, &end, 10);
+    if (errno)
+        return -1;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (*end == 'b' || *end == 'B')
+        end++;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end != '\0')
+        return -1;
+    if (shift && value > (SIZE_MAX >> shift))
+        return -1;
+    *bytes = (size_t)value << shift;
+    return 0;
+}
+
+bool oshm_parse_bool(const char *text)
+{
+    if (!text || !*text)
+        return false;
+    static const char *const no[] = {"0", "n", "no", "false", "off"};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        if (strcasecmp(text, no[i]) == 0)
+            return false;
+    return true;
+}
+
+void oshm_env_read(void)
+{
+    const char *v = getenv("SHMEM_SYMMETRIC_SIZE");
+    if (v) {
+        size_t bytes;
+        if (oshm_parse_size(v, &bytes) != 0 || bytes == 0)
+            oshm_fatal("SHMEM_SYMMETRIC_SIZE=\"%s\" is not a size; use a positive number "
+                       "with an optional K, M, G or T suffix (e.g. 512M)", v);
+        oshm_env.symmetric_size = bytes;
+    }
+    oshm_env.debug = oshm_parse_bool(getenv("SHMEM_DEBUG"));
+    oshm_env.version = oshm_parse_bool(getenv("SHMEM_VERSION"));
+    oshm_env.info = oshm_parse_bool(getenv("SHMEM_INFO"));
+}
+
+void oshm_env_print_info(void)
+{
+    printf("OpenSHMEM environment variables:\n"
+           "  SHMEM_SYMMETRIC_SIZE  %zu bytes  symmetric heap size per PE (K/M/G/T suffixes)\n"
+           "  SHMEM_DEBUG           %d  extra argument checks and debug messages\n"
+           "  SHMEM_VERSION         %d  print the library version at start-up\n"
+           "  SHMEM_INFO            %d  print this table at start-up\n",
+           oshm_env.symmetric_size, oshm_env.debug, oshm_env.version, oshm_env.info);
+    fflush(stdout);
+}

@@ -1,0 +1,32 @@
+/*
+ * Environment variables read once at start-up.
+ */
+#ifndef OSHM_CORE_ENV_H
+#define OSHM_CORE_ENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct oshm_env {
+    size_t symmetric_size; /* SHMEM_SYMMETRIC_SIZE */
+    bool debug;            /* SHMEM_DEBUG: extra checks and messages */
+    bool version;          /* SHMEM_VERSION: print the library version */
+    bool info;             /* SHMEM_INFO: print the variables and their values */
+};
+
+extern struct oshm_env oshm_env;
+
+#define OSHM_DEFAULT_SYMMETRIC_SIZE ((size_t)1 << 30)
+
+/* Reads the variables; a malformed value is a fatal error naming it. */
+void oshm_env_read(void);
+/* Prints the SHMEM_INFO table to stdout. */
+void oshm_env_print_info(void);
+
+/* Parses "<number>[kKmMgGtT]" (optionally followed by "b"/"B") into bytes.
+ * Returns 0 on success, -1 on a malformed or overflowing value. */
+int oshm_parse_size(const char *text, size_t *bytes);
+/* True unless the value is empty, "0", "n", "no", "false" or "off". */
+bool oshm_parse_bool(const char *text);
+
+#endif

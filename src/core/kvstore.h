@@ -1,0 +1,29 @@
+/*
+ * A local table of (rank, key) -> value, used by the bootstraps that
+ * exchange all data at the fence and answer gets locally.
+ */
+#ifndef OSHM_CORE_KVSTORE_H
+#define OSHM_CORE_KVSTORE_H
+
+#include <stddef.h>
+
+struct oshm_kv_entry;
+
+struct oshm_kvstore {
+    struct oshm_kv_entry *head;
+};
+
+int oshm_kv_set(struct oshm_kvstore *kv, int rank, const char *key, const void *value,
+                size_t len);
+/* Returns the value and its length, or NULL when absent. */
+const void *oshm_kv_find(const struct oshm_kvstore *kv, int rank, const char *key, size_t *len);
+void oshm_kv_clear(struct oshm_kvstore *kv);
+
+/* Serialization of a list of (key, value) records: "u32 keylen, key,
+ * u32 vallen, value" repeated. */
+int oshm_kv_append_record(char **buf, size_t *len, const char *key, const void *value,
+                          size_t vlen);
+/* Adds all records of BUF as entries of RANK. Returns -1 on a malformed buffer. */
+int oshm_kv_load_records(struct oshm_kvstore *kv, int rank, const char *buf, size_t len);
+
+#endif

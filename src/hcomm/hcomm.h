@@ -1,0 +1,199 @@
+/*
+ * Communication resources of one PE:
+ *   domain   which PEs exist, which node each is on, which backend reaches it;
+ *   segment  a symmetric address range of this process (heap, data segment);
+ *   endpoint how this PE reaches one peer: backend ops plus, per segment, the
+ *            address at which the peer's copy is reached and the backend's key;
+ *   channel  one per context: the unit that fence and quiet complete.
+ *
+ * Every RMA, signal, fence and quiet goes through the endpoint's ops table;
+ * the layers above never know which backend they use.
+ */
+#ifndef OSHM_HCOMM_H
+#define OSHM_HCOMM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "vmm/vmm.h"
+
+enum hcomm_seg_id {
+    HCOMM_SEG_HEAP = 0,
+    HCOMM_SEG_DATA = 1,
+    HCOMM_MAX_SEGS = 4,
+};
+
+enum hcomm_signal_op {
+    HCOMM_SIGNAL_SET = 0,
+    HCOMM_SIGNAL_ADD = 1,
+};
+
+struct hcomm_seg {
+    uintptr_t base;         /* local address of this PE's copy */
+    size_t size;            /* bytes reachable by peers */
+    struct vmm_handle mem;  /* its physical memory, shared with peers */
+};
+
+struct hcomm_channel;
+struct hcomm_ep;
+
+struct hcomm_ops {
+    const char *name;
+    /* RADDR is where the peer's memory is reached: ep->seg_base[seg] + offset.
+     * Non-blocking forms complete at quiet; blocking ones on return (put:
+     * the source may be reused). */
+    void (*put)(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+                const void *src, size_t len, bool nbi);
+    void (*get)(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
+                uintptr_t raddr, size_t len, bool nbi);
+    /* Strided: NELEMS elements of ELEM bytes; strides in bytes. */
+    void (*iput)(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+                 ptrdiff_t rstride, const void *src, ptrdiff_t sstride, size_t elem,
+                 size_t nelems);
+    void (*iget)(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
+                 ptrdiff_t dstride, uintptr_t raddr, ptrdiff_t rstride, size_t elem,
+                 size_t nelems);
+    /* Atomically sets or adds a 64-bit word, after every earlier put of this
+     * channel to the same PE is visible (the signal of put-with-signal). */
+    void (*signal)(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+                   uint64_t value, enum hcomm_signal_op op);
+    /* A pointer for direct load/store, or NULL when the peer is not mapped. */
+    void *(*ptr)(struct hcomm_ep *ep, int seg, uintptr_t raddr);
+    void (*fence)(struct hcomm_channel *ch);
+    void (*quiet)(struct hcomm_channel *ch);
+};
+
+struct hcomm_ep {
+    const struct hcomm_ops *ops;
+    int pe;
+    uintptr_t seg_base[HCOMM_MAX_SEGS];
+    void *seg_key[HCOMM_MAX_SEGS];
+    void *priv;
+};
+
+struct hcomm_channel {
+    struct hcomm_domain *domain;
+    void *priv;
+};
+
+struct hcomm_domain {
+    int my_pe;
+    int n_pes;
+    int my_node;
+    int *node_of;            /* node index of each PE (0-based, in order of first PE) */
+    pid_t *pid_of;
+    struct hcomm_seg seg[HCOMM_MAX_SEGS];
+    struct hcomm_ep *eps;    /* one per PE, including this one */
+    const struct hcomm_ops *backends[4]; /* distinct backends in use */
+    int n_backends;
+    struct hcomm_channel default_channel;
+};
+
+extern struct hcomm_domain hcomm;
+
+/* Collective over the bootstrap: learns where every PE is and connects an
+ * endpoint to each. The segments must be registered first. */
+int hcomm_init(void);
+void hcomm_fini(void);
+
+/* Makes a local range symmetric; peers reach it at the same offset. */
+void hcomm_register_seg(int seg, uintptr_t base, size_t size, const struct vmm_handle *mem);
+
+_Noreturn void hcomm_bad_pe(int pe, const char *routine);
+_Noreturn void hcomm_bad_addr(const void *addr, size_t len, int pe, const char *routine);
+
+/* Which segment holds [addr, addr+len); -1 if none. */
+static inline int hcomm_seg_of(const void *addr, size_t len)
+{
+    uintptr_t a = (uintptr_t)addr;
+    for (int s = 0; s < 2; s++) {
+        const struct hcomm_seg *g = &hcomm.seg[s];
+        if (a - g->base < g->size && len <= g->size - (a - g->base))
+            return s;
+    }
+    return -1;
+}
+
+static inline struct hcomm_ep *hcomm_ep_of(int pe, const char *routine)
+{
+    if (__builtin_expect((unsigned)pe >= (unsigned)hcomm.n_pes, 0))
+        hcomm_bad_pe(pe, routine);
+    return &hcomm.eps[pe];
+}
+
+/* Resolves a symmetric address of this PE to where PE's copy is reached. */
+static inline uintptr_t hcomm_remote(struct hcomm_ep *ep, const void *addr, size_t len, int *seg,
+                                     const char *routine)
+{
+    int s = hcomm_seg_of(addr, len);
+    if (__builtin_expect(s < 0, 0))
+        hcomm_bad_addr(addr, len, ep->pe, routine);
+    *seg = s;
+    return ep->seg_base[s] + ((uintptr_t)addr - hcomm.seg[s].base);
+}
+
+static inline void hcomm_put(struct hcomm_channel *ch, void *dest, const void *src, size_t len,
+                             int pe, bool nbi, const char *routine)
+{
+    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    int seg;
+    uintptr_t r = hcomm_remote(ep, dest, len, &seg, routine);
+    ep->ops->put(ch, ep, seg, r, src, len, nbi);
+}
+
+static inline void hcomm_get(struct hcomm_channel *ch, void *dest, const void *src, size_t len,
+                             int pe, bool nbi, const char *routine)
+{
+    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    int seg;
+    uintptr_t r = hcomm_remote(ep, src, len, &seg, routine);
+    ep->ops->get(ch, ep, seg, dest, r, len, nbi);
+}
+
+static inline void hcomm_signal(struct hcomm_channel *ch, uint64_t *sig, uint64_t value,
+                                enum hcomm_signal_op op, int pe, const char *routine)
+{
+    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    int seg;
+    uintptr_t r = hcomm_remote(ep, sig, sizeof *sig, &seg, routine);
+    ep->ops->signal(ch, ep, seg, r, value, op);
+}
+
+/* Byte extent of NELEMS elements of ELEM bytes STRIDE elements apart. */
+static inline size_t hcomm_strided_extent(ptrdiff_t stride, size_t elem, size_t nelems)
+{
+    size_t step = (size_t)(stride < 0 ? -stride : stride);
+    return nelems ? (nelems - 1) * step * elem + elem : 0;
+}
+
+static inline void hcomm_iput(struct hcomm_channel *ch, void *dest, const void *src,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t nelems, int pe,
+                              const char *routine)
+{
+    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    if (!nelems)
+        return;
+    int seg;
+    uintptr_t r = hcomm_remote(ep, dest, hcomm_strided_extent(dst, elem, nelems), &seg, routine);
+    ep->ops->iput(ch, ep, seg, r, dst * (ptrdiff_t)elem, src, sst * (ptrdiff_t)elem, elem, nelems);
+}
+
+static inline void hcomm_iget(struct hcomm_channel *ch, void *dest, const void *src,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t nelems, int pe,
+                              const char *routine)
+{
+    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    if (!nelems)
+        return;
+    int seg;
+    uintptr_t r = hcomm_remote(ep, src, hcomm_strided_extent(sst, elem, nelems), &seg, routine);
+    ep->ops->iget(ch, ep, seg, dest, dst * (ptrdiff_t)elem, r, sst * (ptrdiff_t)elem, elem, nelems);
+}
+
+/* Fence and quiet reach every backend the channel uses. */
+void hcomm_fence(struct hcomm_channel *ch);
+void hcomm_quiet(struct hcomm_channel *ch);
+
+#endif

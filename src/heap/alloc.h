@@ -1,0 +1,44 @@
+/*
+ * The symmetric heap's allocator: hands out offsets within [0, capacity).
+ * It is deterministic: the same sequence of calls gives the same offsets in
+ * every process, which is what makes the heap symmetric without any
+ * communication. Bookkeeping lives in private memory, never in the heap, so a
+ * stray remote write cannot corrupt it.
+ */
+#ifndef OSHM_HEAP_ALLOC_H
+#define OSHM_HEAP_ALLOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define HEAP_MIN_ALIGN 64 /* a cache line: allocations never share one */
+
+struct heap_block {
+    size_t off;
+    size_t size;
+    bool used;
+};
+
+struct heap_alloc {
+    size_t capacity;
+    size_t count;    /* blocks, sorted by offset, covering [0, capacity) */
+    size_t max;
+    struct heap_block *blocks;
+};
+
+int heap_alloc_init(struct heap_alloc *a, size_t capacity);
+void heap_alloc_fini(struct heap_alloc *a);
+
+/* Finds SIZE bytes aligned to ALIGN (a power of two). 0 and *off, or -1. */
+int heap_alloc_get(struct heap_alloc *a, size_t size, size_t align, size_t *off);
+/* Returns the block at OFF. -1 if OFF is not the start of a used block. */
+int heap_alloc_put(struct heap_alloc *a, size_t off);
+/* Resizes the block at OFF in place if it can. 0 on success, 1 when the
+ * block must move, -1 if OFF is not a used block. */
+int heap_alloc_resize(struct heap_alloc *a, size_t off, size_t size);
+/* Size of the used block at OFF, 0 if there is none. */
+size_t heap_alloc_size_of(const struct heap_alloc *a, size_t off);
+/* End of the highest used block: the part of the heap that needs memory. */
+size_t heap_alloc_high_water(const struct heap_alloc *a);
+
+#endif

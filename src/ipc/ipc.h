@@ -1,0 +1,51 @@
+/*
+ * Sharing an existing allocation with other processes on the same node.
+ *
+ * The owner exports a vmm handle to a list of process IDs and gets a key;
+ * the key travels by any means (the bootstrap). An importer presents the key
+ * to the owner's service socket; the owner checks the importer's PID (kernel
+ * credentials of the socket, not a claim) against the list and only then
+ * passes the descriptor (SCM_RIGHTS). A process not on the list gets EPERM.
+ *
+ * Order of release: importers unmap, then close their handle; the owner
+ * unexports (no new imports), then destroys its handle. The pages live as
+ * long as any mapping does, so no order of exit can leave a dangling map.
+ */
+#ifndef OSHM_IPC_H
+#define OSHM_IPC_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "vmm/vmm.h"
+
+#define IPC_SERVER_NAME_LEN 48
+
+struct ipc_key {
+    int32_t owner_pid;
+    uint32_t id;
+    uint64_t size;
+    char server[IPC_SERVER_NAME_LEN]; /* abstract socket name of the owner */
+};
+
+/* Starts this process's export service (idempotent). */
+int ipc_init(void);
+/* Stops the service and forgets all exports. */
+void ipc_fini(void);
+
+/* Allows the processes in PIDS to import H; fills KEY. */
+int ipc_export(const struct vmm_handle *h, const pid_t *pids, int npids, struct ipc_key *key);
+/* Adds PIDS to the processes allowed to import an existing export. */
+int ipc_export_allow(const struct ipc_key *key, const pid_t *pids, int npids);
+/* Stops further imports of KEY; existing imports are unaffected. */
+int ipc_unexport(const struct ipc_key *key);
+
+/* Obtains the handle behind KEY from its owner. Fails with errno EPERM when
+ * this process is not allowed, ENOENT when the export is gone. */
+int ipc_import(const struct ipc_key *key, struct vmm_handle *h);
+/* Imports KEY and maps all of it at a newly reserved local address. */
+void *ipc_map(const struct ipc_key *key, struct vmm_handle *h);
+/* Unmaps what ipc_map mapped and closes the handle. */
+void ipc_unmap(void *va, struct vmm_handle *h);
+
+#endif

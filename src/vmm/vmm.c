@@ -1,0 +1,111 @@
+#include "vmm/vmm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int prot_of(enum vmm_access a)
+{
+    switch (a) {
+    case VMM_ACCESS_READ: return PROT_READ;
+    case VMM_ACCESS_RW: return PROT_READ | PROT_WRITE;
+    default: return PROT_NONE;
+    }
+}
+
+size_t vmm_page_size(void)
+{
+    static size_t page;
+    if (!page)
+        page = (size_t)sysconf(_SC_PAGESIZE);
+    return page;
+}
+
+void *vmm_reserve(size_t size, size_t align)
+{
+    size_t page = vmm_page_size();
+    if (align < page)
+        align = page;
+    if (size == 0 || (align & (align - 1)) || size > SIZE_MAX - align) {
+        errno = EINVAL;
+        return NULL;
+    }
+    /* Over-reserve, then trim to the aligned part. */
+    size_t span = size + align - page;
+    char *raw = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (raw == MAP_FAILED)
+        return NULL;
+    char *start = (char *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
+    if (start > raw)
+        munmap(raw, (size_t)(start - raw));
+    char *end = start + size, *raw_end = raw + span;
+    if (raw_end > end)
+        munmap(end, (size_t)(raw_end - end));
+    return start;
+}
+
+int vmm_release(void *va, size_t size) { return munmap(va, size); }
+
+int vmm_create(struct vmm_handle *h, size_t size, const char *name)
+{
+    h->fd = memfd_create(name, MFD_CLOEXEC);
+    h->size = 0;
+    if (h->fd < 0)
+        return -1;
+    if (vmm_resize(h, size) != 0) {
+        int e = errno;
+        close(h->fd);
+        h->fd = -1;
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+int vmm_resize(struct vmm_handle *h, size_t size)
+{
+    if (ftruncate(h->fd, (off_t)size) != 0)
+        return -1;
+    h->size = size;
+    return 0;
+}
+
+void vmm_destroy(struct vmm_handle *h)
+{
+    if (h->fd >= 0)
+        close(h->fd);
+    h->fd = -1;
+    h->size = 0;
+}
+
+int vmm_map(void *va, size_t len, const struct vmm_handle *h, size_t offset, enum vmm_access access)
+{
+    void *p = mmap(va, len, prot_of(access), MAP_SHARED | MAP_FIXED, h->fd, (off_t)offset);
+    return p == MAP_FAILED ? -1 : 0;
+}
+
+int vmm_unmap(void *va, size_t len)
+{
+    void *p = mmap(va, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    return p == MAP_FAILED ? -1 : 0;
+}
+
+int vmm_set_access(void *va, size_t len, enum vmm_access access)
+{
+    return mprotect(va, len, prot_of(access));
+}
+
+int vmm_export(const struct vmm_handle *h) { return fcntl(h->fd, F_DUPFD_CLOEXEC, 0); }
+
+int vmm_import(int fd, size_t size, struct vmm_handle *h)
+{
+    if (fd < 0) {
+        errno = EBADF;
+        return -1;
+    }
+    h->fd = fd;
+    h->size = size;
+    return 0;
+}

@@ -1,0 +1,550 @@
+/*
+ * oshrun: the built-in single-node launcher.
+ *
+ *   oshrun -np N [-x VAR[=VALUE]]... [--] program [args...]
+ *
+ * Starts N PEs, serves their bootstrap (rank, size, allgather) on a private
+ * abstract unix socket guarded by a per-job secret, forwards their output
+ * line by line, and ends the job as soon as one PE fails: the others get
+ * SIGTERM, then SIGKILL one second later. Exits with the first failure's
+ * status (128+signal for a PE killed by a signal), or 0.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/boot_wire.h"
+
+#define KILL_GRACE_MS 1000
+
+struct outbuf {
+    int fd;       /* read end of the PE's pipe, -1 at EOF */
+    int to;       /* 1 or 2 */
+    size_t len;
+    char data[8192];
+};
+
+struct pe {
+    pid_t pid;
+    bool running;
+    bool connected;
+    bool finalized;
+    struct outbuf out[2];
+};
+
+struct conn {
+    int fd;
+    int rank; /* -1 until HELLO */
+    char *gather;
+    size_t gather_len;
+    bool gathered;
+};
+
+static int npes;
+static struct pe *pes;
+static struct conn *conns;
+static int nconns;
+static char secret[BOOT_WIRE_SECRET_LEN + 1];
+static int exit_status;
+static bool ending;        /* the job is being torn down */
+static struct timespec kill_deadline;
+static int gathered_count;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: oshrun -np N [-x VAR[=VALUE]]... [--] program [args...]\n"
+               "  -np, -n, --np N   number of PEs to start (N >= 1)\n"
+               "  -x VAR[=VALUE]    pass VAR to the PEs (set to VALUE if given)\n"
+               "  --help            this text\n"
+               "Open MPI's --allow-run-as-root, --oversubscribe and --bind-to are accepted\n"
+               "and ignored, so that scripts written for mpirun run unchanged.\n");
+}
+
+static long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000L + t.tv_nsec / 1000000L;
+}
+
+static int rank_of_pid(pid_t pid)
+{
+    for (int i = 0; i < npes; i++)
+        if (pes[i].pid == pid)
+            return i;
+    return -1;
+}
+
+/* Starts the teardown: every PE still running gets SIGTERM now, SIGKILL later. */
+static void end_job(int status)
+{
+    if (!ending) {
+        ending = true;
+        exit_status = status;
+        for (int i = 0; i < npes; i++)
+            if (pes[i].running)
+                kill(pes[i].pid, SIGTERM);
+        clock_gettime(CLOCK_MONOTONIC, &kill_deadline);
+        long ms = kill_deadline.tv_nsec / 1000000L + KILL_GRACE_MS;
+        kill_deadline.tv_sec += ms / 1000;
+        kill_deadline.tv_nsec = (ms % 1000) * 1000000L;
+    }
+}
+
+static void flush_lines(struct outbuf *b, bool all)
+{
+    size_t start = 0;
+    for (size_t i = 0; i < b->len; i++)
+        if (b->data[i] == '\n') {
+            boot_wire_write_all(b->to, b->data + start, i + 1 - start);
+            start = i + 1;
+        }
+    /* A line longer than the buffer, or the tail at EOF, goes out as is. */
+    if ((all || (start == 0 && b->len == sizeof b->data)) && start < b->len) {
+        boot_wire_write_all(b->to, b->data + start, b->len - start);
+        start = b->len;
+    }
+    memmove(b->data, b->data + start, b->len - start);
+    b->len -= start;
+}
+
+static void read_output(struct outbuf *b)
+{
+    ssize_t n = read(b->fd, b->data + b->len, sizeof b->data - b->len);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (n <= 0) {
+        flush_lines(b, true);
+        close(b->fd);
+        b->fd = -1;
+        return;
+    }
+    b->len += (size_t)n;
+    flush_lines(b, false);
+}
+
+static void drop_conn(int i)
+{
+    close(conns[i].fd);
+    free(conns[i].gather);
+    if (conns[i].gathered)
+        gathered_count--;
+    conns[i] = conns[--nconns];
+}
+
+static void complete_allgather(void)
+{
+    size_t total = 0;
+    for (int i = 0; i < nconns; i++)
+        if (conns[i].gathered)
+            total += 8 + conns[i].gather_len;
+    char *all = malloc(total ? total : 1);
+    if (!all) {
+        fprintf(stderr, "oshrun: out of memory\n");
+        end_job(1);
+        return;
+    }
+    size_t pos = 0;
+    for (int r = 0; r < npes; r++)
+        for (int i = 0; i < nconns; i++)
+            if (conns[i].rank == r && conns[i].gathered) {
+                uint64_t len = conns[i].gather_len;
+                memcpy(all + pos, &len, 8);
+                memcpy(all + pos + 8, conns[i].gather, len);
+                pos += 8 + len;
+            }
+    struct boot_wire_hdr h = {.type = BOOT_WIRE_ALLGATHER, .len = total};
+    for (int i = 0; i < nconns; i++) {
+        if (!conns[i].gathered)
+            continue;
+        h.rank = (uint32_t)conns[i].rank;
+        if (boot_wire_write_all(conns[i].fd, &h, sizeof h) != 0 ||
+            boot_wire_write_all(conns[i].fd, all, total) != 0)
+            fprintf(stderr, "oshrun: cannot send bootstrap data to PE %d\n", conns[i].rank);
+        free(conns[i].gather);
+        conns[i].gather = NULL;
+        conns[i].gather_len = 0;
+        conns[i].gathered = false;
+    }
+    gathered_count = 0;
+    free(all);
+}
+
+/* Handles one message; returns -1 to drop the connection. */
+static int serve(int i)
+{
+    struct conn *c = &conns[i];
+    struct boot_wire_hdr h;
+    if (boot_wire_read_all(c->fd, &h, sizeof h) != 0)
+        return -1;
+    if (h.len > BOOT_WIRE_MAX_PAYLOAD) {
+        fprintf(stderr, "oshrun: refused a bootstrap message of %llu bytes\n",
+                (unsigned long long)h.len);
+        return -1;
+    }
+    char *payload = malloc(h.len + 1);
+    if (!payload || boot_wire_read_all(c->fd, payload, h.len) != 0) {
+        free(payload);
+        return -1;
+    }
+    payload[h.len] = '\0';
+
+    if (c->rank < 0) {
+        /* The first message proves membership of the job. */
+        if (h.type != BOOT_WIRE_HELLO || h.len != BOOT_WIRE_SECRET_LEN ||
+            memcmp(payload, secret, BOOT_WIRE_SECRET_LEN) != 0 || (int)h.rank < 0 ||
+            (int)h.rank >= npes || pes[h.rank].connected) {
+            struct ucred cred = {0};
+            socklen_t len = sizeof cred;
+            getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len);
+            fprintf(stderr, "oshrun: refused a bootstrap connection from pid %d: "
+                            "not a member of this job\n", (int)cred.pid);
+            free(payload);
+            return -1;
+        }
+        c->rank = (int)h.rank;
+        pes[c->rank].connected = true;
+        free(payload);
+        return 0;
+    }
+
+    switch (h.type) {
+    case BOOT_WIRE_ALLGATHER:
+        if (c->gathered) {
+            fprintf(stderr, "oshrun: PE %d sent two contributions to one exchange\n", c->rank);
+            free(payload);
+            return -1;
+        }
+        c->gather = payload;
+        c->gather_len = h.len;
+        c->gathered = true;
+        if (++gathered_count == npes)
+            complete_allgather();
+        return 0;
+    case BOOT_WIRE_ABORT: {
+        int32_t status = 1;
+        if (h.len >= 4)
+            memcpy(&status, payload, 4);
+        if (!ending && status != 0)
+            fprintf(stderr, "oshrun: PE %d called %s with status %d; ending the job\n",
+                    c->rank, h.len > 4 ? payload + 4 : "abort", status);
+        free(payload);
+        end_job(status);
+        return 0;
+    }
+    case BOOT_WIRE_FINALIZE:
+        pes[c->rank].finalized = true;
+        free(payload);
+        return 0;
+    default:
+        fprintf(stderr, "oshrun: unknown bootstrap message %u from PE %d\n", h.type, c->rank);
+        free(payload);
+        return -1;
+    }
+}
+
+static int serve(int i);
+static void drop_conn(int i);
+
+/* Reads what RANK sent before it exited (its FINALIZE may still be queued). */
+static void drain_conn_of(int rank)
+{
+    for (int c = 0; c < nconns; c++) {
+        if (conns[c].rank != rank)
+            continue;
+        struct pollfd p = {.fd = conns[c].fd, .events = POLLIN};
+        while (poll(&p, 1, 0) == 1 && (p.revents & POLLIN)) {
+            if (serve(c) != 0) {
+                drop_conn(c);
+                break;
+            }
+        }
+        return;
+    }
+}
+
+static void reap(void)
+{
+    int status;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        int r = rank_of_pid(pid);
+        if (r < 0)
+            continue;
+        pes[r].running = false;
+        if (WIFSIGNALED(status)) {
+            int sig = WTERMSIG(status);
+            if (!ending) {
+                fprintf(stderr, "oshrun: PE %d (pid %d) was killed by signal %d (%s); "
+                                "ending the job\n", r, (int)pid, sig, strsignal(sig));
+                end_job(128 + sig);
+            }
+        } else if (WIFEXITED(status)) {
+            int code = WEXITSTATUS(status);
+            if (code != 0 && !ending) {
+                fprintf(stderr, "oshrun: PE %d (pid %d) exited with status %d; ending the job\n",
+                        r, (int)pid, code);
+                end_job(code);
+            } else if (code == 0 && pes[r].connected && !ending &&
+                       (drain_conn_of(r), !pes[r].finalized)) {
+                fprintf(stderr, "oshrun: PE %d (pid %d) exited without shmem_finalize; "
+                                "ending the job\n", r, (int)pid);
+                end_job(1);
+            }
+        }
+    }
+}
+
+static int parse_np(const char *v)
+{
+    char *end;
+    errno = 0;
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (!v || errno || *end || n < 1 || n > 65536) {
+        fprintf(stderr, "oshrun: the number of PEs must be a whole number from 1 to 65536, "
+                        "not '%s'\n", v ? v : "");
+        exit(2);
+    }
+    return (int)n;
+}
+
+static int listen_socket(char *addr, size_t addrlen)
+{
+    unsigned char rnd[8];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+        return -1;
+    snprintf(addr, addrlen, "@oshrun-%d-%02x%02x%02x%02x%02x%02x%02x%02x", (int)getpid(),
+             rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5], rnd[6], rnd[7]);
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    size_t len = strlen(addr);
+    memcpy(sa.sun_path, addr, len);
+    sa.sun_path[0] = '\0'; /* abstract: no file to leave behind */
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 ||
+        bind(fd, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len)) != 0 ||
+        listen(fd, 1024) != 0)
+        return -1;
+    return fd;
+}
+
+static void make_secret(void)
+{
+    unsigned char rnd[BOOT_WIRE_SECRET_LEN / 2];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+        perror("oshrun: getrandom");
+        exit(1);
+    }
+    for (size_t i = 0; i < sizeof rnd; i++)
+        snprintf(secret + 2 * i, 3, "%02x", rnd[i]);
+}
+
+static void spawn(int rank, char **argv, const char *addr, const sigset_t *oldmask)
+{
+    int outp[2], errp[2];
+    if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0) {
+        perror("oshrun: pipe");
+        end_job(1);
+        return;
+    }
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("oshrun: fork");
+        end_job(1);
+        return;
+    }
+    if (pid == 0) {
+        /* A PE never outlives its launcher. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(1);
+        sigprocmask(SIG_SETMASK, oldmask, NULL);
+        dup2(outp[1], 1);
+        dup2(errp[1], 2);
+        if (rank != 0) {
+            int devnull = open("/dev/null", O_RDONLY);
+            if (devnull >= 0)
+                dup2(devnull, 0);
+        }
+        char buf[32];
+        setenv(OSHRUN_ENV_ADDR, addr, 1);
+        setenv(OSHRUN_ENV_SECRET, secret, 1);
+        snprintf(buf, sizeof buf, "%d", rank);
+        setenv(OSHRUN_ENV_RANK, buf, 1);
+        snprintf(buf, sizeof buf, "%d", npes);
+        setenv(OSHRUN_ENV_SIZE, buf, 1);
+        execvp(argv[0], argv);
+        fprintf(stderr, "oshrun: cannot run '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(outp[1]);
+    close(errp[1]);
+    pes[rank].pid = pid;
+    pes[rank].running = true;
+    pes[rank].out[0] = (struct outbuf){.fd = outp[0], .to = 1};
+    pes[rank].out[1] = (struct outbuf){.fd = errp[0], .to = 2};
+}
+
+int main(int argc, char **argv)
+{
+    int i = 1;
+    npes = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-np") || !strcmp(a, "-n") || !strcmp(a, "--np") || !strcmp(a, "-N")) {
+            npes = parse_np(i + 1 < argc ? argv[++i] : NULL);
+        } else if (!strncmp(a, "-np=", 4) || !strncmp(a, "--np=", 5)) {
+            npes = parse_np(strchr(a, '=') + 1);
+        } else if (!strcmp(a, "-x")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "oshrun: -x needs VAR or VAR=VALUE\n");
+                return 2;
+            }
+            char *v = argv[++i], *eq = strchr(v, '=');
+            if (eq) {
+                *eq = '\0';
+                setenv(v, eq + 1, 1);
+            }
+        } else if (!strcmp(a, "--allow-run-as-root") || !strcmp(a, "--oversubscribe")) {
+            /* accepted for mpirun compatibility */
+        } else if (!strcmp(a, "--bind-to") || !strcmp(a, "--map-by")) {
+            i++;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--")) {
+            i++;
+            break;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "oshrun: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        } else {
+            break;
+        }
+    }
+    if (i >= argc) {
+        fprintf(stderr, "oshrun: no program to run\n");
+        usage(stderr);
+        return 2;
+    }
+    char **prog = &argv[i];
+
+    /* Signals arrive through a descriptor, in the loop, never mid-update. */
+    sigset_t mask, oldmask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGCHLD);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGTERM);
+    sigaddset(&mask, SIGHUP);
+    sigprocmask(SIG_BLOCK, &mask, &oldmask);
+    signal(SIGPIPE, SIG_IGN);
+    int sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
+
+    char addr[64];
+    int lfd = listen_socket(addr, sizeof addr);
+    if (lfd < 0 || sigfd < 0) {
+        perror("oshrun: cannot set up the bootstrap");
+        return 1;
+    }
+    make_secret();
+    pes = calloc((size_t)npes, sizeof *pes);
+    conns = calloc((size_t)npes + 1, sizeof *conns);
+    struct pollfd *pfd = calloc((size_t)npes * 3 + 3, sizeof *pfd);
+    if (!pes || !conns || !pfd) {
+        fprintf(stderr, "oshrun: out of memory\n");
+        return 1;
+    }
+    for (int r = 0; r < npes && !ending; r++)
+        spawn(r, prog, addr, &oldmask);
+
+    for (;;) {
+        bool alive = false;
+        for (int r = 0; r < npes; r++)
+            if (pes[r].running || pes[r].out[0].fd >= 0 || pes[r].out[1].fd >= 0)
+                alive = true;
+        if (!alive)
+            break;
+
+        int n = 0;
+        pfd[n++] = (struct pollfd){.fd = sigfd, .events = POLLIN};
+        pfd[n++] = (struct pollfd){.fd = lfd, .events = POLLIN};
+        int conn_base = n;
+        for (int c = 0; c < nconns; c++)
+            pfd[n++] = (struct pollfd){.fd = conns[c].fd, .events = POLLIN};
+        int out_base = n;
+        for (int r = 0; r < npes; r++)
+            for (int k = 0; k < 2; k++)
+                pfd[n++] = (struct pollfd){.fd = pes[r].out[k].fd, .events = POLLIN};
+
+        int timeout = -1;
+        if (ending) {
+            long left = kill_deadline.tv_sec * 1000L + kill_deadline.tv_nsec / 1000000L - now_ms();
+            timeout = left > 0 ? (int)left : 0;
+        }
+        int ready = poll(pfd, (nfds_t)n, timeout);
+        if (ready < 0 && errno != EINTR) {
+            perror("oshrun: poll");
+            end_job(1);
+        }
+        if (ending && timeout == 0) {
+            for (int r = 0; r < npes; r++)
+                if (pes[r].running)
+                    kill(pes[r].pid, SIGKILL);
+            kill_deadline.tv_sec += 1; /* and again in a second, not in a busy loop */
+        }
+        if (ready <= 0)
+            continue;
+
+        if (pfd[0].revents & POLLIN) {
+            struct signalfd_siginfo si;
+            while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+                if (si.ssi_signo == SIGCHLD) {
+                    reap();
+                } else if (!ending) {
+                    fprintf(stderr, "oshrun: received signal %u (%s); ending the job\n",
+                            si.ssi_signo, strsignal((int)si.ssi_signo));
+                    end_job(128 + (int)si.ssi_signo);
+                }
+                break;
+            }
+        }
+        for (int r = 0; r < npes; r++)
+            for (int k = 0; k < 2; k++) {
+                struct pollfd *p = &pfd[out_base + 2 * r + k];
+                if (p->fd >= 0 && (p->revents & (POLLIN | POLLHUP | POLLERR)))
+                    read_output(&pes[r].out[k]);
+            }
+        /* Serve from the end, so that a dropped connection's slot is not revisited. */
+        for (int c = nconns - 1; c >= 0; c--) {
+            struct pollfd *p = &pfd[conn_base + c];
+            if (p->revents & (POLLIN | POLLHUP | POLLERR))
+                if (serve(c) != 0)
+                    drop_conn(c);
+        }
+        if ((pfd[1].revents & POLLIN) && nconns <= npes) {
+            int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+            if (fd >= 0) {
+                /* A connection that stalls must not stall the job. */
+                struct timeval tv = {.tv_sec = 10};
+                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+                conns[nconns++] = (struct conn){.fd = fd, .rank = -1};
+            }
+        }
+    }
+    return exit_status;
+}

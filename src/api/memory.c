@@ -23,7 +23,7 @@ static void *allocate(size_t size, size_t align, bool zero, const char *routine)
         if (!p)
             oshm_warn("%s: cannot allocate %zu bytes: the symmetric heap holds %zu bytes "
                       "(set SHMEM_SYMMETRIC_SIZE for more)",
-                      routine, size, oshm_heap.capacity - OSHM_INTERNAL_HEAP_SIZE);
+                      routine, size, oshm_env.symmetric_size);
         else if (zero)
             memset(p, 0, size); /* a reused block holds old data */
     }

@@ -2,6 +2,7 @@
 #include <shmem/shmemx.h>
 #include <string.h>
 
+#include "core/env.h"
 #include "core/runtime.h"
 #include "heap/heap.h"
 #include "hcomm/hcomm.h"
@@ -47,7 +48,7 @@ void shmem_info_get_name(char *name)
     name[SHMEM_MAX_NAME_LEN - 1] = '\0';
 }
 
-size_t shmemx_heap_size(void) { return oshm_heap.capacity - OSHM_INTERNAL_HEAP_SIZE; }
+size_t shmemx_heap_size(void) { return oshm_env.symmetric_size; }
 
 size_t shmemx_heap_committed(void) { return oshm_heap.committed; }
 

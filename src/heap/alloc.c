@@ -79,10 +79,10 @@ static void coalesce(struct heap_alloc *a, size_t i)
 
 int heap_alloc_get(struct heap_alloc *a, size_t size, size_t align, size_t *off)
 {
-    if (align < HEAP_MIN_ALIGN)
-        align = HEAP_MIN_ALIGN;
     if (size == 0 || (align & (align - 1)) || size > a->capacity || ensure_room(a) != 0)
         return -1;
+    if (align < HEAP_MIN_ALIGN)
+        align = HEAP_MIN_ALIGN;
     size = round_up(size, HEAP_MIN_ALIGN);
     for (size_t i = 0; i < a->count; i++) {
         struct heap_block b = a->blocks[i];

@@ -1,0 +1,84 @@
+#!/bin/bash
+# oshrun and the library facing failures: every case states the exit status
+# and the message it must produce, and must end quickly.
+#   launcher_test.sh OSHRUN FAULTS_PROGRAM RING_PROGRAM
+set -u
+OSHRUN=$1 FAULTS=$2 RING=$3
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+failures=0 passes=0
+
+# expect NAME STATUS STDERR_REGEX MAX_SECONDS -- command...
+expect() {
+    local name=$1 want=$2 pattern=$3 max=$4
+    shift 5
+    local start=$SECONDS
+    timeout 30 "$@" >"$out" 2>"$err"
+    local got=$? took=$((SECONDS - start))
+    local ok=1
+    if [ "$want" = nonzero ]; then [ "$got" -ne 0 ] || ok=0; else [ "$got" -eq "$want" ] || ok=0; fi
+    if [ -n "$pattern" ] && ! grep -Eq "$pattern" "$err"; then ok=0; fi
+    [ "$took" -le "$max" ] || ok=0
+    if [ $ok = 1 ]; then
+        passes=$((passes + 1)); echo "ok   $name (status $got, ${took}s)"
+    else
+        failures=$((failures + 1))
+        echo "FAIL $name: status $got (want $want), ${took}s (max $max), stderr:"; sed 's/^/     /' "$err"
+    fi
+}
+
+shm_before=$(ls /dev/shm 2>/dev/null | sort)
+
+expect "PE killed by SIGSEGV ends the job" 139 "PE 1 \(pid [0-9]+\) was killed by signal 11" 5 \
+    -- "$OSHRUN" -np 4 "$FAULTS" signal 1
+expect "PE killed by SIGKILL, 8 PEs" 137 "PE 5 \(pid [0-9]+\) was killed by signal 9" 5 \
+    -- "$OSHRUN" -np 8 "$FAULTS" signal 5 9
+expect "first non-zero exit status is returned" 3 "PE 2 \(pid [0-9]+\) exited with status 3" 5 \
+    -- "$OSHRUN" -np 3 "$FAULTS" exit 2 3
+expect "shmem_global_exit ends every PE with its status" 7 "PE 0 called shmem_global_exit with status 7" 5 \
+    -- "$OSHRUN" -np 4 "$FAULTS" global_exit 0 7
+expect "shmem_global_exit(0) is a clean end" 0 "" 5 \
+    -- "$OSHRUN" -np 2 "$FAULTS" global_exit 1 0
+expect "leaving without shmem_finalize ends the job" 1 "PE 1 \(pid [0-9]+\) exited without shmem_finalize" 5 \
+    -- "$OSHRUN" -np 3 "$FAULTS" quit 1
+expect "invalid PE is a clear error" nonzero "shmem_long_p: PE 2 does not exist \(the job has PEs 0 to 1\)" 5 \
+    -- "$OSHRUN" -np 2 "$FAULTS" bad_pe
+expect "non-symmetric address is a clear error" nonzero "shmem_long_put: address 0x[0-9a-f]+ .* is not symmetric" 5 \
+    -- "$OSHRUN" -np 2 "$FAULTS" bad_addr
+expect "freeing a non-heap pointer is a clear error" nonzero "shmem_free: 0x[0-9a-f]+ was not returned by a symmetric allocation" 5 \
+    -- "$OSHRUN" -np 2 "$FAULTS" free_stack
+expect "bad SHMEM_SYMMETRIC_SIZE is a clear error" nonzero 'SHMEM_SYMMETRIC_SIZE="12Q" is not a size' 5 \
+    -- env SHMEM_SYMMETRIC_SIZE=12Q "$OSHRUN" -np 2 "$RING"
+expect "a stranger cannot join the bootstrap" 0 "refused a bootstrap connection from pid [0-9]+: not a member" 10 \
+    -- "$OSHRUN" -np 2 "$FAULTS" stranger
+grep -q "stranger refused" "$out" || { failures=$((failures + 1)); echo "FAIL stranger: PE 0 did not report"; }
+expect "bad -np is a usage error" 2 "number of PEs must be a whole number" 2 -- "$OSHRUN" -np zero "$RING"
+expect "missing program is reported" 127 "cannot run '/nonexistent/prog'" 5 -- "$OSHRUN" -np 2 /nonexistent/prog
+expect "-x sets a variable for every PE" 0 "" 5 -- "$OSHRUN" -np 2 -x SHMEM_SYMMETRIC_SIZE=32M "$RING"
+
+# Output is forwarded line by line: no line of one PE is cut by another's.
+expect "output of 4 PEs at once" 0 "" 20 -- "$OSHRUN" -np 4 "$FAULTS" lines
+lines=$(grep -cE '^PE [0-3] line [0-9]+ \.{64}$' "$out")
+total=$(wc -l <"$out")
+if [ "$lines" -eq 8000 ] && [ "$total" -eq 8000 ]; then
+    passes=$((passes + 1)); echo "ok   every forwarded line whole (8000)"
+else
+    failures=$((failures + 1)); echo "FAIL forwarded lines: $lines whole of $total, want 8000"
+fi
+
+# No PE left behind, no shared-memory file left behind.
+sleep 0.2
+if pgrep -x "$(basename "$FAULTS")" >/dev/null; then
+    failures=$((failures + 1)); echo "FAIL PEs still running:"; pgrep -ax "$(basename "$FAULTS")"
+else
+    passes=$((passes + 1)); echo "ok   no PE left running"
+fi
+shm_after=$(ls /dev/shm 2>/dev/null | sort)
+if [ "$shm_before" = "$shm_after" ]; then
+    passes=$((passes + 1)); echo "ok   no file left in /dev/shm"
+else
+    failures=$((failures + 1)); echo "FAIL files left in /dev/shm:"; comm -13 <(echo "$shm_before") <(echo "$shm_after")
+fi
+
+echo "launcher: $passes passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,21 @@
+/* Value checks for multi-PE tests: a failed check names the PE, the place
+ * and the values, and ends the whole job with a non-zero status. */
+#ifndef OSHM_TEST_CHECK_H
+#define OSHM_TEST_CHECK_H
+
+#include <shmem.h>
+#include <stdio.h>
+
+#define CHECK(cond, ...)                                                                  \
+    do {                                                                                  \
+        if (!(cond)) {                                                                    \
+            fprintf(stderr, "PE %d: %s:%d: check failed: %s: ", shmem_my_pe(), __FILE__, \
+                    __LINE__, #cond);                                                     \
+            fprintf(stderr, __VA_ARGS__);                                                 \
+            fputc('\n', stderr);                                                          \
+            fflush(stderr);                                                               \
+            shmem_global_exit(1);                                                         \
+        }                                                                                 \
+    } while (0)
+
+#endif

@@ -1,0 +1,82 @@
+/* Failure modes, chosen by argv[1]; test/launcher_test.sh states what each
+ * must produce (exit status and message). */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static long target;
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    int victim = argc > 2 ? atoi(argv[2]) : 1;
+    int code = argc > 3 ? atoi(argv[3]) : 0;
+    shmem_init();
+    int me = shmem_my_pe(), n = shmem_n_pes();
+
+    if (!strcmp(mode, "signal")) {
+        /* One PE dies; the others wait in a barrier that can never end. */
+        if (me == victim)
+            raise(code ? code : SIGSEGV);
+        shmem_barrier_all();
+    } else if (!strcmp(mode, "exit")) {
+        shmem_finalize();
+        return me == victim ? code : 0;
+    } else if (!strcmp(mode, "global_exit")) {
+        if (me == victim)
+            shmem_global_exit(code);
+        shmem_barrier_all();
+    } else if (!strcmp(mode, "quit")) {
+        /* Leaves without finalizing while the others wait for it. */
+        if (me == victim)
+            _exit(0);
+        shmem_barrier_all();
+    } else if (!strcmp(mode, "bad_pe")) {
+        shmem_long_p(&target, 1, n);
+    } else if (!strcmp(mode, "bad_addr")) {
+        long on_stack = 0;
+        shmem_long_put(&on_stack, &on_stack, 1, 0);
+    } else if (!strcmp(mode, "free_stack")) {
+        long on_stack = 0;
+        shmem_free(&on_stack);
+    } else if (!strcmp(mode, "stranger")) {
+        /* A process that knows the launcher's address but not the job's secret. */
+        const char *addr = getenv("OSHRUN_ADDR");
+        CHECK(addr && getenv("OSHRUN_SECRET") == NULL, "secret still in the environment");
+        if (me == 0) {
+            struct sockaddr_un sa = {.sun_family = AF_UNIX};
+            size_t len = strlen(addr);
+            memcpy(sa.sun_path, addr, len);
+            sa.sun_path[0] = '\0';
+            int s = socket(AF_UNIX, SOCK_STREAM, 0);
+            CHECK(connect(s, (struct sockaddr *)&sa,
+                          (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len)) == 0,
+                  "connect");
+            struct { uint32_t type, rank; uint64_t len; } hello = {1, 0, 32};
+            char guess[32];
+            memset(guess, '0', sizeof guess);
+            CHECK(write(s, &hello, sizeof hello) == sizeof hello, "write");
+            CHECK(write(s, guess, sizeof guess) == sizeof guess, "write");
+            char c;
+            CHECK(read(s, &c, 1) == 0, "the launcher did not close a stranger's connection");
+            close(s);
+            printf("stranger refused\n");
+        }
+        shmem_barrier_all();
+    } else if (!strcmp(mode, "lines")) {
+        /* Many lines from every PE at once: each must come out whole. */
+        for (int i = 0; i < 2000; i++)
+            printf("PE %d line %d %s\n", me, i,
+                   "................................................................");
+    } else {
+        fprintf(stderr, "unknown mode '%s'\n", mode);
+        return 2;
+    }
+    shmem_finalize();
+    return 0;
+}

@@ -4,6 +4,8 @@
 #   launcher_test.sh OSHRUN FAULTS_PROGRAM RING_PROGRAM
 set -u
 OSHRUN=$1 FAULTS=$2 RING=$3
+# Under AddressSanitizer a PE's fatal signal must still be a fatal signal.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 failures=0 passes=0

@@ -3,12 +3,14 @@
 #   wrapper_test.sh BINDIR PE_TEST_SOURCE_DIR
 set -eu
 bin=$1 src=$2
+# Extra flags for programs linked to a sanitized library.
+cflags=${WRAPPER_CFLAGS:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin/oshcc" --showme | grep -q -- "-lshmem"
-"$bin/oshcc" -O2 -o "$tmp/ring" "$src/ring.c"
-"$bin/oshcc" -c -o "$tmp/ring.o" "$src/ring.c"
-"$bin/oshcc" -o "$tmp/ring2" "$tmp/ring.o"
+"$bin/oshcc" $cflags -O2 -o "$tmp/ring" "$src/ring.c"
+"$bin/oshcc" $cflags -c -o "$tmp/ring.o" "$src/ring.c"
+"$bin/oshcc" $cflags -o "$tmp/ring2" "$tmp/ring.o"
 cat >"$tmp/hello.cpp" <<'CPP'
 #include <shmem.h>
 #include <cstdio>
@@ -24,7 +26,7 @@ int main() {
     return ok ? 0 : 1;
 }
 CPP
-"$bin/oshc++" -o "$tmp/hello" "$tmp/hello.cpp"
+"$bin/oshc++" $cflags -o "$tmp/hello" "$tmp/hello.cpp"
 "$bin/oshrun" -np 3 "$tmp/ring"
 "$bin/oshrun" -np 2 "$tmp/ring2"
 "$bin/oshrun" -np 2 "$tmp/hello" | grep -c "ok=1" | grep -qx 2

@@ -546,5 +546,12 @@ int main(int argc, char **argv)
             }
         }
     }
+    while (nconns)
+        drop_conn(nconns - 1);
+    free(pfd);
+    free(conns);
+    free(pes);
+    close(lfd);
+    close(sigfd);
     return exit_status;
 }

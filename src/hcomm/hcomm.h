@@ -138,6 +138,8 @@ static inline void hcomm_put(struct hcomm_channel *ch, void *dest, const void *s
                              int pe, bool nbi, const char *routine)
 {
     struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    if (__builtin_expect(!len, 0))
+        return;
     int seg;
     uintptr_t r = hcomm_remote(ep, dest, len, &seg, routine);
     ep->ops->put(ch, ep, seg, r, src, len, nbi);
@@ -147,6 +149,8 @@ static inline void hcomm_get(struct hcomm_channel *ch, void *dest, const void *s
                              int pe, bool nbi, const char *routine)
 {
     struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    if (__builtin_expect(!len, 0))
+        return;
     int seg;
     uintptr_t r = hcomm_remote(ep, src, len, &seg, routine);
     ep->ops->get(ch, ep, seg, dest, r, len, nbi);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "core/log.h"
@@ -61,7 +62,9 @@ int oshm_symdata_init(void)
     /* Copy, then swap the memory under the same addresses. Nothing between
      * the copy and the map may write to the segment (the library may itself
      * be linked into it): only locals here. */
-    ssize_t copied = pwrite(oshm_symdata.mem.fd, (const void *)start, len, 0);
+    /* The raw system call: the segment holds sanitizer redzones that a
+     * checked pwrite would report. */
+    ssize_t copied = syscall(SYS_pwrite64, oshm_symdata.mem.fd, (const void *)start, len, (off_t)0);
     if (copied != (ssize_t)len) {
         oshm_warn("cannot copy the global data (%zd of %zu bytes): %m", copied, len);
         vmm_destroy(&oshm_symdata.mem);

@@ -58,6 +58,14 @@ expect "bad -np is a usage error" 2 "number of PEs must be a whole number" 2 -- 
 expect "missing program is reported" 127 "cannot run '/nonexistent/prog'" 5 -- "$OSHRUN" -np 2 /nonexistent/prog
 expect "-x sets a variable for every PE" 0 "" 5 -- "$OSHRUN" -np 2 -x SHMEM_SYMMETRIC_SIZE=32M "$RING"
 
+# SHMEM_VERSION and SHMEM_INFO: PE 0 prints, once.
+expect "SHMEM_VERSION and SHMEM_INFO" 0 "" 5 -- env SHMEM_VERSION=1 SHMEM_INFO=yes "$OSHRUN" -np 3 "$RING"
+if [ "$(grep -c "OpenSHMEM 1.5" "$out")" -eq 1 ] && [ "$(grep -c "SHMEM_SYMMETRIC_SIZE" "$out")" -eq 1 ]; then
+    passes=$((passes + 1)); echo "ok   version and variables printed once"
+else
+    failures=$((failures + 1)); echo "FAIL SHMEM_VERSION/SHMEM_INFO output:"; sed 's/^/     /' "$out"
+fi
+
 # Output is forwarded line by line: no line of one PE is cut by another's.
 expect "output of 4 PEs at once" 0 "" 20 -- "$OSHRUN" -np 4 "$FAULTS" lines
 lines=$(grep -cE '^PE [0-3] line [0-9]+ \.{64}$' "$out")

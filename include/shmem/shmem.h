@@ -75,6 +75,18 @@ extern struct shmem_ctx_impl shmem_ctx_default_impl;
 #define SHMEM_CTX_DEFAULT (&shmem_ctx_default_impl)
 #define SHMEM_CTX_INVALID ((shmem_ctx_t)0)
 
+typedef struct shmem_team_impl *shmem_team_t;
+extern struct shmem_team_impl shmem_team_world_impl;
+extern struct shmem_team_impl shmem_team_shared_impl;
+#define SHMEM_TEAM_WORLD (&shmem_team_world_impl)
+#define SHMEM_TEAM_SHARED (&shmem_team_shared_impl)
+#define SHMEM_TEAM_INVALID ((shmem_team_t)0)
+
+typedef struct {
+    int num_contexts;
+} shmem_team_config_t;
+#define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
+
 /* Unit of the 128-bit sized routines. */
 typedef struct {
     uint64_t word[2];
@@ -173,22 +185,273 @@ void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_
                           int pe);
 void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
 
+/* ---- Atomic memory operations -------------------------------------------- */
+#define SHMEM_DECL_AMO_STD_(T, N, U)                                                        \
+    T shmem_ctx_##N##_atomic_fetch_inc(shmem_ctx_t ctx, T *dest, int pe);                   \
+    T shmem_##N##_atomic_fetch_inc(T *dest, int pe);                                        \
+    void shmem_ctx_##N##_atomic_fetch_inc_nbi(shmem_ctx_t ctx, T *fetch, T *dest, int pe);  \
+    void shmem_##N##_atomic_fetch_inc_nbi(T *fetch, T *dest, int pe);                       \
+    void shmem_ctx_##N##_atomic_inc(shmem_ctx_t ctx, T *dest, int pe);                      \
+    void shmem_##N##_atomic_inc(T *dest, int pe);                                           \
+    T shmem_ctx_##N##_atomic_fetch_add(shmem_ctx_t ctx, T *dest, T value, int pe);          \
+    T shmem_##N##_atomic_fetch_add(T *dest, T value, int pe);                               \
+    void shmem_ctx_##N##_atomic_fetch_add_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T value,  \
+                                              int pe);                                      \
+    void shmem_##N##_atomic_fetch_add_nbi(T *fetch, T *dest, T value, int pe);              \
+    void shmem_ctx_##N##_atomic_add(shmem_ctx_t ctx, T *dest, T value, int pe);             \
+    void shmem_##N##_atomic_add(T *dest, T value, int pe);                                  \
+    T shmem_ctx_##N##_atomic_compare_swap(shmem_ctx_t ctx, T *dest, T cond, T value, int pe); \
+    T shmem_##N##_atomic_compare_swap(T *dest, T cond, T value, int pe);                    \
+    void shmem_ctx_##N##_atomic_compare_swap_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T cond, \
+                                                 T value, int pe);                          \
+    void shmem_##N##_atomic_compare_swap_nbi(T *fetch, T *dest, T cond, T value, int pe);
+SHMEM_AMO_STANDARD_TABLE(SHMEM_DECL_AMO_STD_)
+#undef SHMEM_DECL_AMO_STD_
+
+#define SHMEM_DECL_AMO_EXT_(T, N, U)                                                        \
+    T shmem_ctx_##N##_atomic_fetch(shmem_ctx_t ctx, const T *source, int pe);               \
+    T shmem_##N##_atomic_fetch(const T *source, int pe);                                    \
+    void shmem_ctx_##N##_atomic_fetch_nbi(shmem_ctx_t ctx, T *fetch, const T *source, int pe); \
+    void shmem_##N##_atomic_fetch_nbi(T *fetch, const T *source, int pe);                   \
+    void shmem_ctx_##N##_atomic_set(shmem_ctx_t ctx, T *dest, T value, int pe);             \
+    void shmem_##N##_atomic_set(T *dest, T value, int pe);                                  \
+    T shmem_ctx_##N##_atomic_swap(shmem_ctx_t ctx, T *dest, T value, int pe);               \
+    T shmem_##N##_atomic_swap(T *dest, T value, int pe);                                    \
+    void shmem_ctx_##N##_atomic_swap_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe); \
+    void shmem_##N##_atomic_swap_nbi(T *fetch, T *dest, T value, int pe);
+SHMEM_AMO_EXTENDED_TABLE(SHMEM_DECL_AMO_EXT_)
+#undef SHMEM_DECL_AMO_EXT_
+
+#define SHMEM_DECL_AMO_BIT_ONE_(T, N, OP)                                                   \
+    T shmem_ctx_##N##_atomic_fetch_##OP(shmem_ctx_t ctx, T *dest, T value, int pe);         \
+    T shmem_##N##_atomic_fetch_##OP(T *dest, T value, int pe);                              \
+    void shmem_ctx_##N##_atomic_fetch_##OP##_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T value, \
+                                                 int pe);                                   \
+    void shmem_##N##_atomic_fetch_##OP##_nbi(T *fetch, T *dest, T value, int pe);           \
+    void shmem_ctx_##N##_atomic_##OP(shmem_ctx_t ctx, T *dest, T value, int pe);            \
+    void shmem_##N##_atomic_##OP(T *dest, T value, int pe);
+#define SHMEM_DECL_AMO_BIT_(T, N, U)                                                        \
+    SHMEM_DECL_AMO_BIT_ONE_(T, N, and) SHMEM_DECL_AMO_BIT_ONE_(T, N, or)                    \
+    SHMEM_DECL_AMO_BIT_ONE_(T, N, xor)
+SHMEM_AMO_BITWISE_TABLE(SHMEM_DECL_AMO_BIT_)
+#undef SHMEM_DECL_AMO_BIT_
+#undef SHMEM_DECL_AMO_BIT_ONE_
+
+/* Deprecated AMO names. */
+#define SHMEM_DECL_AMO_DEPR_(T, N)                                                          \
+    T shmem_##N##_finc(T *dest, int pe);                                                    \
+    void shmem_##N##_inc(T *dest, int pe);                                                  \
+    T shmem_##N##_fadd(T *dest, T value, int pe);                                           \
+    void shmem_##N##_add(T *dest, T value, int pe);                                         \
+    T shmem_##N##_cswap(T *dest, T cond, T value, int pe);
+SHMEM_DECL_AMO_DEPR_(int, int)
+SHMEM_DECL_AMO_DEPR_(long, long)
+SHMEM_DECL_AMO_DEPR_(long long, longlong)
+#undef SHMEM_DECL_AMO_DEPR_
+#define SHMEM_DECL_AMO_DEPR_EXT_(T, N)                                                      \
+    T shmem_##N##_fetch(const T *source, int pe);                                           \
+    void shmem_##N##_set(T *dest, T value, int pe);                                         \
+    T shmem_##N##_swap(T *dest, T value, int pe);
+SHMEM_DECL_AMO_DEPR_EXT_(int, int)
+SHMEM_DECL_AMO_DEPR_EXT_(long, long)
+SHMEM_DECL_AMO_DEPR_EXT_(long long, longlong)
+SHMEM_DECL_AMO_DEPR_EXT_(float, float)
+SHMEM_DECL_AMO_DEPR_EXT_(double, double)
+#undef SHMEM_DECL_AMO_DEPR_EXT_
+long shmem_swap(long *dest, long value, int pe);
+
+/* ---- Signaling operations ------------------------------------------------- */
+#define SHMEM_DECL_PUT_SIGNAL_(T, N)                                                        \
+    void shmem_ctx_##N##_put_signal(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, \
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe); \
+    void shmem_##N##_put_signal(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, \
+                                uint64_t signal, int sig_op, int pe);                       \
+    void shmem_ctx_##N##_put_signal_nbi(shmem_ctx_t ctx, T *dest, const T *source,          \
+                                        size_t nelems, uint64_t *sig_addr, uint64_t signal, \
+                                        int sig_op, int pe);                                \
+    void shmem_##N##_put_signal_nbi(T *dest, const T *source, size_t nelems,                \
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+SHMEM_RMA_TYPE_TABLE(SHMEM_DECL_PUT_SIGNAL_)
+#undef SHMEM_DECL_PUT_SIGNAL_
+#define SHMEM_DECL_SIZED_PUT_SIGNAL_(BITS, UNIT)                                            \
+    void shmem_ctx_put##BITS##_signal(shmem_ctx_t ctx, void *dest, const void *source,      \
+                                      size_t nelems, uint64_t *sig_addr, uint64_t signal,   \
+                                      int sig_op, int pe);                                  \
+    void shmem_put##BITS##_signal(void *dest, const void *source, size_t nelems,            \
+                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe); \
+    void shmem_ctx_put##BITS##_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source,  \
+                                          size_t nelems, uint64_t *sig_addr, uint64_t signal, \
+                                          int sig_op, int pe);                              \
+    void shmem_put##BITS##_signal_nbi(void *dest, const void *source, size_t nelems,        \
+                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+SHMEM_SIZED_TABLE(SHMEM_DECL_SIZED_PUT_SIGNAL_)
+SHMEM_DECL_SIZED_PUT_SIGNAL_(mem, void)
+#undef SHMEM_DECL_SIZED_PUT_SIGNAL_
+uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
+uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
+
 /* ---- Memory ordering ----------------------------------------------------- */
 void shmem_ctx_fence(shmem_ctx_t ctx);
 void shmem_fence(void);
 void shmem_ctx_quiet(shmem_ctx_t ctx);
 void shmem_quiet(void);
 
-/* ---- Synchronization ----------------------------------------------------- */
+/* ---- Point-to-point synchronization -------------------------------------- */
+#define SHMEM_DECL_P2P_(T, N)                                                               \
+    void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value);                            \
+    void shmem_##N##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp,    \
+                                    T cmp_value);                                           \
+    size_t shmem_##N##_wait_until_any(T *ivars, size_t nelems, const int *status, int cmp,  \
+                                      T cmp_value);                                         \
+    size_t shmem_##N##_wait_until_some(T *ivars, size_t nelems, size_t *indices,            \
+                                       const int *status, int cmp, T cmp_value);            \
+    void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems, const int *status,      \
+                                           int cmp, T *cmp_values);                         \
+    size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems, const int *status,    \
+                                             int cmp, T *cmp_values);                       \
+    size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices,     \
+                                              const int *status, int cmp, T *cmp_values);   \
+    int shmem_##N##_test(T *ivar, int cmp, T cmp_value);                                    \
+    int shmem_##N##_test_all(T *ivars, size_t nelems, const int *status, int cmp,           \
+                             T cmp_value);                                                  \
+    size_t shmem_##N##_test_any(T *ivars, size_t nelems, const int *status, int cmp,        \
+                                T cmp_value);                                               \
+    size_t shmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices,                  \
+                                 const int *status, int cmp, T cmp_value);                  \
+    int shmem_##N##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp,    \
+                                    T *cmp_values);                                         \
+    size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp, \
+                                       T *cmp_values);                                      \
+    size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,           \
+                                        const int *status, int cmp, T *cmp_values);
+SHMEM_P2P_TABLE(SHMEM_DECL_P2P_)
+#undef SHMEM_DECL_P2P_
+/* Deprecated: wait while *ivar == cmp_value. */
+void shmem_short_wait(short *ivar, short cmp_value);
+void shmem_int_wait(int *ivar, int cmp_value);
+void shmem_long_wait(long *ivar, long cmp_value);
+void shmem_longlong_wait(long long *ivar, long long cmp_value);
+void shmem_wait(long *ivar, long cmp_value);
+void shmem_wait_until(long *ivar, int cmp, long cmp_value);
+
+/* ---- Distributed locking --------------------------------------------------- */
+void shmem_set_lock(long *lock);
+void shmem_clear_lock(long *lock);
+int shmem_test_lock(long *lock);
+
+/* ---- Contexts --------------------------------------------------------------- */
+int shmem_ctx_create(long options, shmem_ctx_t *ctx);
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
+void shmem_ctx_destroy(shmem_ctx_t ctx);
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
+
+/* ---- Teams ------------------------------------------------------------------ */
+int shmem_team_my_pe(shmem_team_t team);
+int shmem_team_n_pes(shmem_team_t team);
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config);
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
+int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
+                             const shmem_team_config_t *config, long config_mask,
+                             shmem_team_t *new_team);
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
+                        const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                        shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                        long yaxis_mask, shmem_team_t *yaxis_team);
+void shmem_team_destroy(shmem_team_t team);
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
+
+/* ---- Collectives ------------------------------------------------------------ */
 void shmem_barrier_all(void);
 void shmem_sync_all(void);
+int shmem_team_sync(shmem_team_t team);
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
+
+#define SHMEM_DECL_COLL_(T, N)                                                              \
+    int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,   \
+                              int PE_root);                                                 \
+    int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems);    \
+    int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems);   \
+    int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems);   \
+    int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,   \
+                              ptrdiff_t sst, size_t nelems);
+SHMEM_RMA_TYPE_TABLE(SHMEM_DECL_COLL_)
+#undef SHMEM_DECL_COLL_
+int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                       int PE_root);
+int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems);
+
+#define SHMEM_DECL_REDUCE_(T, N, OP)                                                        \
+    int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce);
+#define SHMEM_DECL_REDUCE_BIT_(T, N)                                                        \
+    SHMEM_DECL_REDUCE_(T, N, and) SHMEM_DECL_REDUCE_(T, N, or) SHMEM_DECL_REDUCE_(T, N, xor)
+#define SHMEM_DECL_REDUCE_MINMAX_(T, N)                                                     \
+    SHMEM_DECL_REDUCE_(T, N, min) SHMEM_DECL_REDUCE_(T, N, max)
+#define SHMEM_DECL_REDUCE_ARITH_(T, N)                                                      \
+    SHMEM_DECL_REDUCE_(T, N, sum) SHMEM_DECL_REDUCE_(T, N, prod)
+SHMEM_REDUCE_BITWISE_TABLE(SHMEM_DECL_REDUCE_BIT_)
+SHMEM_REDUCE_MINMAX_TABLE(SHMEM_DECL_REDUCE_MINMAX_)
+SHMEM_REDUCE_ARITH_TABLE(SHMEM_DECL_REDUCE_ARITH_)
+#undef SHMEM_DECL_REDUCE_BIT_
+#undef SHMEM_DECL_REDUCE_MINMAX_
+#undef SHMEM_DECL_REDUCE_ARITH_
+#undef SHMEM_DECL_REDUCE_
+
+/* Deprecated active-set collectives. */
+#define SHMEM_DECL_ACTIVE_SET_(BITS)                                                        \
+    void shmem_broadcast##BITS(void *dest, const void *source, size_t nelems, int PE_root,  \
+                               int PE_start, int logPE_stride, int PE_size, long *pSync);   \
+    void shmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start,   \
+                             int logPE_stride, int PE_size, long *pSync);                   \
+    void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems, int PE_start,  \
+                              int logPE_stride, int PE_size, long *pSync);                  \
+    void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start,  \
+                              int logPE_stride, int PE_size, long *pSync);                  \
+    void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                               size_t nelems, int PE_start, int logPE_stride, int PE_size,  \
+                               long *pSync);
+SHMEM_DECL_ACTIVE_SET_(32)
+SHMEM_DECL_ACTIVE_SET_(64)
+#undef SHMEM_DECL_ACTIVE_SET_
+#define SHMEM_DECL_TO_ALL_(T, N, OP)                                                        \
+    void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,     \
+                                   int logPE_stride, int PE_size, T *pWrk, long *pSync);
+#define SHMEM_DECL_TO_ALL_BIT_(T, N)                                                        \
+    SHMEM_DECL_TO_ALL_(T, N, and) SHMEM_DECL_TO_ALL_(T, N, or) SHMEM_DECL_TO_ALL_(T, N, xor)
+#define SHMEM_DECL_TO_ALL_MINMAX_(T, N)                                                     \
+    SHMEM_DECL_TO_ALL_(T, N, min) SHMEM_DECL_TO_ALL_(T, N, max)
+#define SHMEM_DECL_TO_ALL_ARITH_(T, N)                                                      \
+    SHMEM_DECL_TO_ALL_(T, N, sum) SHMEM_DECL_TO_ALL_(T, N, prod)
+SHMEM_TO_ALL_BITWISE_TABLE(SHMEM_DECL_TO_ALL_BIT_)
+SHMEM_TO_ALL_MINMAX_TABLE(SHMEM_DECL_TO_ALL_MINMAX_)
+SHMEM_TO_ALL_ARITH_TABLE(SHMEM_DECL_TO_ALL_ARITH_)
+#undef SHMEM_DECL_TO_ALL_BIT_
+#undef SHMEM_DECL_TO_ALL_MINMAX_
+#undef SHMEM_DECL_TO_ALL_ARITH_
+#undef SHMEM_DECL_TO_ALL_
+
+/* ---- Deprecated cache management: no-ops (memory is coherent) -------------- */
+void shmem_clear_cache_inv(void);
+void shmem_set_cache_inv(void);
+void shmem_clear_cache_line_inv(void *dest);
+void shmem_set_cache_line_inv(void *dest);
+void shmem_udcflush(void);
+void shmem_udcflush_line(void *dest);
+
+/* ---- Profiling ---------------------------------------------------------------- */
+void shmem_pcontrol(const int level, ...);
 
 #ifdef __cplusplus
 }
 #endif
 
 /* ---- C11 type-generic interfaces ----------------------------------------- */
-#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus) && \
+    !defined(OSHM_NO_GENERIC)
 #include <shmem/shmem_generic.h>
 #endif
 

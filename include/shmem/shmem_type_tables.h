@@ -63,4 +63,133 @@
     X(64, uint64_t)                        \
     X(128, shmem_uint128_unit_t)
 
+/* Table "Standard AMO Types and Names": fetch-add, add, inc, cswap, ...
+ * X(TYPE, TYPENAME, UNSIGNED_TYPE) where UNSIGNED_TYPE has the same width. */
+#define SHMEM_AMO_STANDARD_TABLE(X)                    \
+    X(int, int, unsigned int)                          \
+    X(long, long, unsigned long)                       \
+    X(long long, longlong, unsigned long long)         \
+    X(unsigned int, uint, unsigned int)                \
+    X(unsigned long, ulong, unsigned long)             \
+    X(unsigned long long, ulonglong, unsigned long long) \
+    X(int32_t, int32, uint32_t)                        \
+    X(int64_t, int64, uint64_t)                        \
+    X(uint32_t, uint32, uint32_t)                      \
+    X(uint64_t, uint64, uint64_t)                      \
+    X(size_t, size, size_t)                            \
+    X(ptrdiff_t, ptrdiff, size_t)
+
+/* Table "Extended AMO Types and Names": fetch, set, swap. */
+#define SHMEM_AMO_EXTENDED_TABLE(X)                    \
+    X(float, float, uint32_t)                          \
+    X(double, double, uint64_t)                        \
+    SHMEM_AMO_STANDARD_TABLE(X)
+
+/* Table "Bitwise AMO Types and Names": and, or, xor. */
+#define SHMEM_AMO_BITWISE_TABLE(X)                     \
+    X(unsigned int, uint, unsigned int)                \
+    X(unsigned long, ulong, unsigned long)             \
+    X(unsigned long long, ulonglong, unsigned long long) \
+    X(int32_t, int32, uint32_t)                        \
+    X(int64_t, int64, uint64_t)                        \
+    X(uint32_t, uint32, uint32_t)                      \
+    X(uint64_t, uint64, uint64_t)
+
+/* Distinct C types of the AMO tables, for _Generic. */
+#define SHMEM_AMO_STANDARD_GENERIC_TABLE(X)            \
+    X(int, int, unsigned int)                          \
+    X(long, long, unsigned long)                       \
+    X(long long, longlong, unsigned long long)         \
+    X(unsigned int, uint, unsigned int)                \
+    X(unsigned long, ulong, unsigned long)             \
+    X(unsigned long long, ulonglong, unsigned long long)
+#define SHMEM_AMO_EXTENDED_GENERIC_TABLE(X)            \
+    X(float, float, uint32_t)                          \
+    X(double, double, uint64_t)                        \
+    SHMEM_AMO_STANDARD_GENERIC_TABLE(X)
+#define SHMEM_AMO_BITWISE_GENERIC_TABLE(X)             \
+    X(unsigned int, uint, unsigned int)                \
+    X(unsigned long, ulong, unsigned long)             \
+    X(unsigned long long, ulonglong, unsigned long long)
+
+/* Table "Point-to-Point Synchronization Types and Names". */
+#define SHMEM_P2P_TABLE(X)                             \
+    X(short, short)                                    \
+    X(int, int)                                        \
+    X(long, long)                                      \
+    X(long long, longlong)                             \
+    X(unsigned short, ushort)                          \
+    X(unsigned int, uint)                              \
+    X(unsigned long, ulong)                            \
+    X(unsigned long long, ulonglong)                   \
+    X(int32_t, int32)                                  \
+    X(int64_t, int64)                                  \
+    X(uint32_t, uint32)                                \
+    X(uint64_t, uint64)                                \
+    X(size_t, size)                                    \
+    X(ptrdiff_t, ptrdiff)
+#define SHMEM_P2P_GENERIC_TABLE(X)                     \
+    X(short, short)                                    \
+    X(int, int)                                        \
+    X(long, long)                                      \
+    X(long long, longlong)                             \
+    X(unsigned short, ushort)                          \
+    X(unsigned int, uint)                              \
+    X(unsigned long, ulong)                            \
+    X(unsigned long long, ulonglong)
+
+/* Reductions: "Reduction Types, Names and Supporting Operations".
+ * Bitwise (and, or, xor): */
+#define SHMEM_REDUCE_BITWISE_TABLE(X)                  \
+    X(unsigned char, uchar)                            \
+    X(unsigned short, ushort)                          \
+    X(unsigned int, uint)                              \
+    X(unsigned long, ulong)                            \
+    X(unsigned long long, ulonglong)                   \
+    X(int8_t, int8)                                    \
+    X(int16_t, int16)                                  \
+    X(int32_t, int32)                                  \
+    X(int64_t, int64)                                  \
+    X(uint8_t, uint8)                                  \
+    X(uint16_t, uint16)                                \
+    X(uint32_t, uint32)                                \
+    X(uint64_t, uint64)                                \
+    X(size_t, size)
+
+/* Ordered (min, max): */
+#define SHMEM_REDUCE_MINMAX_TABLE(X)                   \
+    X(char, char)                                      \
+    X(signed char, schar)                              \
+    X(short, short)                                    \
+    X(int, int)                                        \
+    X(long, long)                                      \
+    X(long long, longlong)                             \
+    X(ptrdiff_t, ptrdiff)                              \
+    X(float, float)                                    \
+    X(double, double)                                  \
+    X(long double, longdouble)                         \
+    SHMEM_REDUCE_BITWISE_TABLE(X)
+
+/* Arithmetic (sum, prod): */
+#define SHMEM_REDUCE_ARITH_TABLE(X)                    \
+    SHMEM_REDUCE_MINMAX_TABLE(X)                       \
+    X(double _Complex, complexd)                       \
+    X(float _Complex, complexf)
+
+/* Deprecated active-set reductions (shmem_TYPENAME_OP_to_all). */
+#define SHMEM_TO_ALL_BITWISE_TABLE(X)                  \
+    X(short, short)                                    \
+    X(int, int)                                        \
+    X(long, long)                                      \
+    X(long long, longlong)
+#define SHMEM_TO_ALL_MINMAX_TABLE(X)                   \
+    SHMEM_TO_ALL_BITWISE_TABLE(X)                      \
+    X(float, float)                                    \
+    X(double, double)                                  \
+    X(long double, longdouble)
+#define SHMEM_TO_ALL_ARITH_TABLE(X)                    \
+    SHMEM_TO_ALL_MINMAX_TABLE(X)                       \
+    X(double _Complex, complexd)                       \
+    X(float _Complex, complexf)
+
 #endif /* SHMEM_TYPE_TABLES_H */

@@ -1,5 +1,6 @@
 /*
- * What a shmem_ctx_t points to.
+ * What a shmem_ctx_t points to, and the per-call work every context-taking
+ * routine does: find the channel, turn a team PE number into a world one.
  */
 #ifndef OSHM_API_CTX_H
 #define OSHM_API_CTX_H
@@ -7,13 +8,16 @@
 #include <shmem/shmem.h>
 
 #include "hcomm/hcomm.h"
+#include "team/team.h"
 
 struct shmem_ctx_impl {
     struct hcomm_channel *channel;
     long options;
+    shmem_team_t team;
 };
 
 _Noreturn void oshm_bad_ctx(const char *routine);
+_Noreturn void oshm_bad_team_pe(shmem_ctx_t ctx, int pe, const char *routine);
 
 static inline struct hcomm_channel *oshm_channel(shmem_ctx_t ctx, const char *routine)
 {
@@ -21,5 +25,20 @@ static inline struct hcomm_channel *oshm_channel(shmem_ctx_t ctx, const char *ro
         oshm_bad_ctx(routine);
     return ctx->channel;
 }
+
+/* The world PE of PE in the context's team. */
+static inline int oshm_ctx_pe(shmem_ctx_t ctx, int pe, const char *routine)
+{
+    const struct oshm_pe_set *s = &ctx->team->set;
+    if (__builtin_expect((unsigned)pe >= (unsigned)s->size, 0))
+        oshm_bad_team_pe(ctx, pe, routine);
+    return s->start + pe * s->stride;
+}
+
+/* Plain routines are their context form on SHMEM_CTX_DEFAULT. */
+#define OSHM_PLAIN_VOID(NAME, PARAMS, ARGS) \
+    OSHM_FN(void, shmem_##NAME, PARAMS) { pshmem_ctx_##NAME ARGS; }
+#define OSHM_PLAIN_RET(RET, NAME, PARAMS, ARGS) \
+    OSHM_FN(RET, shmem_##NAME, PARAMS) { return pshmem_ctx_##NAME ARGS; }
 
 #endif

@@ -4,6 +4,7 @@
  * offset; the barriers make the memory usable by all before anyone uses it,
  * and unused by all before it is given back.
  */
+#include "api/api.h"
 #include <shmem/shmem.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -40,30 +41,30 @@ static void *refuse(const char *routine, const char *why)
     return NULL;
 }
 
-void *shmem_malloc(size_t size) { return allocate(size, 0, false, "shmem_malloc"); }
+OSHM_FN(void *, shmem_malloc, (size_t size)) { return allocate(size, 0, false, "shmem_malloc"); }
 
-void *shmem_malloc_with_hints(size_t size, long hints)
+OSHM_FN(void *, shmem_malloc_with_hints, (size_t size, long hints))
 {
     /* Every placement serves atomics and signals equally well here. */
     (void)hints;
     return allocate(size, 0, false, "shmem_malloc_with_hints");
 }
 
-void *shmem_calloc(size_t count, size_t size)
+OSHM_FN(void *, shmem_calloc, (size_t count, size_t size))
 {
     if (size && count > SIZE_MAX / size)
         return refuse("shmem_calloc", "count * size overflows size_t");
     return allocate(count * size, 0, true, "shmem_calloc");
 }
 
-void *shmem_align(size_t alignment, size_t size)
+OSHM_FN(void *, shmem_align, (size_t alignment, size_t size))
 {
     if (alignment == 0 || (alignment & (alignment - 1)))
         return refuse("shmem_align", "the alignment is not a power of two");
     return allocate(size, alignment, false, "shmem_align");
 }
 
-void shmem_free(void *ptr)
+OSHM_FN(void, shmem_free, (void *ptr))
 {
     oshm_require_init("shmem_free");
     /* Nobody may still be reading or writing it. */
@@ -73,7 +74,7 @@ void shmem_free(void *ptr)
         oshm_fatal("shmem_free: %p was not returned by a symmetric allocation routine", ptr);
 }
 
-void *shmem_realloc(void *ptr, size_t size)
+OSHM_FN(void *, shmem_realloc, (void *ptr, size_t size))
 {
     if (!ptr)
         return shmem_malloc(size);
@@ -102,7 +103,7 @@ void *shmem_realloc(void *ptr, size_t size)
     return result;
 }
 
-void *shmalloc(size_t size) { return shmem_malloc(size); }
-void *shmemalign(size_t alignment, size_t size) { return shmem_align(alignment, size); }
-void *shrealloc(void *ptr, size_t size) { return shmem_realloc(ptr, size); }
-void shfree(void *ptr) { shmem_free(ptr); }
+OSHM_FN(void *, shmalloc, (size_t size)) { return shmem_malloc(size); }
+OSHM_FN(void *, shmemalign, (size_t alignment, size_t size)) { return shmem_align(alignment, size); }
+OSHM_FN(void *, shrealloc, (void *ptr, size_t size)) { return shmem_realloc(ptr, size); }
+OSHM_FN(void, shfree, (void *ptr)) { shmem_free(ptr); }

@@ -1,3 +1,4 @@
+#include "api/api.h"
 #include <shmem/shmem.h>
 #include <shmem/shmemx.h>
 #include <string.h>
@@ -7,24 +8,24 @@
 #include "heap/heap.h"
 #include "hcomm/hcomm.h"
 
-int shmem_my_pe(void) { return oshm_rt.initialized ? hcomm.my_pe : -1; }
-int shmem_n_pes(void) { return oshm_rt.initialized ? hcomm.n_pes : -1; }
-int _my_pe(void) { return shmem_my_pe(); }
-int _num_pes(void) { return shmem_n_pes(); }
+OSHM_FN(int, shmem_my_pe, (void)) { return oshm_rt.initialized ? hcomm.my_pe : -1; }
+OSHM_FN(int, shmem_n_pes, (void)) { return oshm_rt.initialized ? hcomm.n_pes : -1; }
+OSHM_FN(int, _my_pe, (void)) { return shmem_my_pe(); }
+OSHM_FN(int, _num_pes, (void)) { return shmem_n_pes(); }
 
-int shmem_pe_accessible(int pe)
+OSHM_FN(int, shmem_pe_accessible, (int pe))
 {
     oshm_require_init("shmem_pe_accessible");
     return pe >= 0 && pe < hcomm.n_pes && hcomm.eps[pe].ops != NULL;
 }
 
-int shmem_addr_accessible(const void *addr, int pe)
+OSHM_FN(int, shmem_addr_accessible, (const void *addr, int pe))
 {
     oshm_require_init("shmem_addr_accessible");
     return shmem_pe_accessible(pe) && hcomm_seg_of(addr, 1) >= 0;
 }
 
-void *shmem_ptr(const void *dest, int pe)
+OSHM_FN(void *, shmem_ptr, (const void *dest, int pe))
 {
     oshm_require_init("shmem_ptr");
     if (pe < 0 || pe >= hcomm.n_pes)
@@ -36,23 +37,23 @@ void *shmem_ptr(const void *dest, int pe)
     return ep->ops->ptr(ep, seg, ep->seg_base[seg] + ((uintptr_t)dest - hcomm.seg[seg].base));
 }
 
-void shmem_info_get_version(int *major, int *minor)
+OSHM_FN(void, shmem_info_get_version, (int *major, int *minor))
 {
     *major = SHMEM_MAJOR_VERSION;
     *minor = SHMEM_MINOR_VERSION;
 }
 
-void shmem_info_get_name(char *name)
+OSHM_FN(void, shmem_info_get_name, (char *name))
 {
     strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
     name[SHMEM_MAX_NAME_LEN - 1] = '\0';
 }
 
-size_t shmemx_heap_size(void) { return oshm_env.symmetric_size; }
+OSHM_FN(size_t, shmemx_heap_size, (void)) { return oshm_env.symmetric_size; }
 
-size_t shmemx_heap_committed(void) { return oshm_heap.committed; }
+OSHM_FN(size_t, shmemx_heap_committed, (void)) { return oshm_heap.committed; }
 
-const char *shmemx_transport_name(int pe)
+OSHM_FN(const char *, shmemx_transport_name, (int pe))
 {
     if (!oshm_rt.initialized || pe < 0 || pe >= hcomm.n_pes || !hcomm.eps[pe].ops)
         return NULL;

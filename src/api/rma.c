@@ -1,182 +1,84 @@
 /*
- * Remote memory access routines, generated from the type tables.
+ * Remote memory access routines, generated from the type tables. Each
+ * routine is its context form; the plain form uses SHMEM_CTX_DEFAULT.
  */
-#include <shmem/shmem.h>
-
+#include "api/api.h"
 #include "api/ctx.h"
 
-#define CH(ctx, routine) oshm_channel(ctx, routine)
-#define DEFAULT_CH (&hcomm.default_channel)
+#define PUT(ctx, dest, src, bytes, pe, nbi, routine) \
+    hcomm_put(oshm_channel(ctx, routine), dest, src, bytes, oshm_ctx_pe(ctx, pe, routine), nbi, routine)
+#define GET(ctx, dest, src, bytes, pe, nbi, routine) \
+    hcomm_get(oshm_channel(ctx, routine), dest, src, bytes, oshm_ctx_pe(ctx, pe, routine), nbi, routine)
 
-/* ---- typed ---- */
+/* One blocking or non-blocking contiguous routine (ctx and plain form).
+ * OP is PUT or GET, NAME the routine name after "shmem_[ctx_]". */
+#define DEFINE_CONTIGUOUS(OP, NAME, NBI, T, ELEM)                                             \
+    OSHM_FN(void, shmem_ctx_##NAME, (shmem_ctx_t ctx, T *dest, const T *source,               \
+                                     size_t nelems, int pe))                                  \
+    {                                                                                         \
+        OP(ctx, dest, source, nelems * (ELEM), pe, NBI, "shmem_" #NAME);                      \
+    }                                                                                         \
+    OSHM_PLAIN_VOID(NAME, (T * dest, const T *source, size_t nelems, int pe),                 \
+                    (SHMEM_CTX_DEFAULT, dest, source, nelems, pe))
+
+#define DEFINE_STRIDED(HOP, NAME, T, ELEM)                                                    \
+    OSHM_FN(void, shmem_ctx_##NAME, (shmem_ctx_t ctx, T *dest, const T *source,               \
+                                     ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe))    \
+    {                                                                                         \
+        HOP(oshm_channel(ctx, "shmem_" #NAME), dest, source, dst, sst, ELEM, nelems,          \
+            oshm_ctx_pe(ctx, pe, "shmem_" #NAME), "shmem_" #NAME);                            \
+    }                                                                                         \
+    OSHM_PLAIN_VOID(NAME, (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,           \
+                           size_t nelems, int pe),                                            \
+                    (SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, pe))
+
+/* The eight routines of one element size; the names differ between the
+ * typed (int_put) and sized (put32) families. */
+#define DEFINE_RMA_FAMILY(PUTN, PUTN_NBI, GETN, GETN_NBI, IPUTN, IGETN, T, ELEM)            \
+    DEFINE_CONTIGUOUS(PUT, PUTN, false, T, ELEM)                                              \
+    DEFINE_CONTIGUOUS(PUT, PUTN_NBI, true, T, ELEM)                                           \
+    DEFINE_CONTIGUOUS(GET, GETN, false, T, ELEM)                                              \
+    DEFINE_CONTIGUOUS(GET, GETN_NBI, true, T, ELEM)                                           \
+    DEFINE_STRIDED(hcomm_iput, IPUTN, T, ELEM)                                                \
+    DEFINE_STRIDED(hcomm_iget, IGETN, T, ELEM)
+
 #define DEFINE_TYPED_RMA(T, N)                                                                \
-    void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,        \
-                             int pe)                                                          \
+    DEFINE_RMA_FAMILY(N##_put, N##_put_nbi, N##_get, N##_get_nbi, N##_iput, N##_iget, T,      \
+                      sizeof(T))                                                              \
+    OSHM_FN(void, shmem_ctx_##N##_p, (shmem_ctx_t ctx, T *dest, T value, int pe))             \
     {                                                                                         \
-        hcomm_put(CH(ctx, "shmem_ctx_" #N "_put"), dest, source, nelems * sizeof(T), pe,      \
-                  false, "shmem_ctx_" #N "_put");                                             \
+        PUT(ctx, dest, &value, sizeof(T), pe, false, "shmem_" #N "_p");                       \
     }                                                                                         \
-    void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe)                     \
-    {                                                                                         \
-        hcomm_put(DEFAULT_CH, dest, source, nelems * sizeof(T), pe, false,                    \
-                  "shmem_" #N "_put");                                                        \
-    }                                                                                         \
-    void shmem_ctx_##N##_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,    \
-                                 int pe)                                                      \
-    {                                                                                         \
-        hcomm_put(CH(ctx, "shmem_ctx_" #N "_put_nbi"), dest, source, nelems * sizeof(T), pe,  \
-                  true, "shmem_ctx_" #N "_put_nbi");                                          \
-    }                                                                                         \
-    void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe)                 \
-    {                                                                                         \
-        hcomm_put(DEFAULT_CH, dest, source, nelems * sizeof(T), pe, true,                     \
-                  "shmem_" #N "_put_nbi");                                                    \
-    }                                                                                         \
-    void shmem_ctx_##N##_get(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,        \
-                             int pe)                                                          \
-    {                                                                                         \
-        hcomm_get(CH(ctx, "shmem_ctx_" #N "_get"), dest, source, nelems * sizeof(T), pe,      \
-                  false, "shmem_ctx_" #N "_get");                                             \
-    }                                                                                         \
-    void shmem_##N##_get(T *dest, const T *source, size_t nelems, int pe)                     \
-    {                                                                                         \
-        hcomm_get(DEFAULT_CH, dest, source, nelems * sizeof(T), pe, false,                    \
-                  "shmem_" #N "_get");                                                        \
-    }                                                                                         \
-    void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,    \
-                                 int pe)                                                      \
-    {                                                                                         \
-        hcomm_get(CH(ctx, "shmem_ctx_" #N "_get_nbi"), dest, source, nelems * sizeof(T), pe,  \
-                  true, "shmem_ctx_" #N "_get_nbi");                                          \
-    }                                                                                         \
-    void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe)                 \
-    {                                                                                         \
-        hcomm_get(DEFAULT_CH, dest, source, nelems * sizeof(T), pe, true,                     \
-                  "shmem_" #N "_get_nbi");                                                    \
-    }                                                                                         \
-    void shmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe)                         \
-    {                                                                                         \
-        hcomm_put(CH(ctx, "shmem_ctx_" #N "_p"), dest, &value, sizeof(T), pe, false,          \
-                  "shmem_ctx_" #N "_p");                                                      \
-    }                                                                                         \
-    void shmem_##N##_p(T *dest, T value, int pe)                                              \
-    {                                                                                         \
-        hcomm_put(DEFAULT_CH, dest, &value, sizeof(T), pe, false, "shmem_" #N "_p");          \
-    }                                                                                         \
-    T shmem_ctx_##N##_g(shmem_ctx_t ctx, const T *source, int pe)                             \
+    OSHM_FN(T, shmem_ctx_##N##_g, (shmem_ctx_t ctx, const T *source, int pe))                 \
     {                                                                                         \
         T value;                                                                              \
-        hcomm_get(CH(ctx, "shmem_ctx_" #N "_g"), &value, source, sizeof(T), pe, false,        \
-                  "shmem_ctx_" #N "_g");                                                      \
+        GET(ctx, &value, source, sizeof(T), pe, false, "shmem_" #N "_g");                     \
         return value;                                                                         \
     }                                                                                         \
-    T shmem_##N##_g(const T *source, int pe)                                                  \
-    {                                                                                         \
-        T value;                                                                              \
-        hcomm_get(DEFAULT_CH, &value, source, sizeof(T), pe, false, "shmem_" #N "_g");        \
-        return value;                                                                         \
-    }                                                                                         \
-    void shmem_ctx_##N##_iput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,       \
-                              ptrdiff_t sst, size_t nelems, int pe)                           \
-    {                                                                                         \
-        hcomm_iput(CH(ctx, "shmem_ctx_" #N "_iput"), dest, source, dst, sst, sizeof(T),       \
-                   nelems, pe, "shmem_ctx_" #N "_iput");                                      \
-    }                                                                                         \
-    void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,             \
-                          size_t nelems, int pe)                                              \
-    {                                                                                         \
-        hcomm_iput(DEFAULT_CH, dest, source, dst, sst, sizeof(T), nelems, pe,                 \
-                   "shmem_" #N "_iput");                                                      \
-    }                                                                                         \
-    void shmem_ctx_##N##_iget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,       \
-                              ptrdiff_t sst, size_t nelems, int pe)                           \
-    {                                                                                         \
-        hcomm_iget(CH(ctx, "shmem_ctx_" #N "_iget"), dest, source, dst, sst, sizeof(T),       \
-                   nelems, pe, "shmem_ctx_" #N "_iget");                                      \
-    }                                                                                         \
-    void shmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,             \
-                          size_t nelems, int pe)                                              \
-    {                                                                                         \
-        hcomm_iget(DEFAULT_CH, dest, source, dst, sst, sizeof(T), nelems, pe,                 \
-                   "shmem_" #N "_iget");                                                      \
-    }
+    OSHM_PLAIN_VOID(N##_p, (T * dest, T value, int pe), (SHMEM_CTX_DEFAULT, dest, value, pe)) \
+    OSHM_PLAIN_RET(T, N##_g, (const T *source, int pe), (SHMEM_CTX_DEFAULT, source, pe))
 SHMEM_RMA_TYPE_TABLE(DEFINE_TYPED_RMA)
 
-/* ---- sized and bytewise: element size in bytes, NAME as in the API ---- */
-#define DEFINE_UNTYPED_RMA(SIZE, PUT, GET)                                                    \
-    void shmem_ctx_##PUT(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,      \
-                         int pe)                                                              \
-    {                                                                                         \
-        hcomm_put(CH(ctx, "shmem_ctx_" #PUT), dest, source, nelems * (SIZE), pe, false,       \
-                  "shmem_ctx_" #PUT);                                                         \
-    }                                                                                         \
-    void shmem_##PUT(void *dest, const void *source, size_t nelems, int pe)                   \
-    {                                                                                         \
-        hcomm_put(DEFAULT_CH, dest, source, nelems * (SIZE), pe, false, "shmem_" #PUT);       \
-    }                                                                                         \
-    void shmem_ctx_##PUT##_nbi(shmem_ctx_t ctx, void *dest, const void *source,               \
-                               size_t nelems, int pe)                                         \
-    {                                                                                         \
-        hcomm_put(CH(ctx, "shmem_ctx_" #PUT "_nbi"), dest, source, nelems * (SIZE), pe, true, \
-                  "shmem_ctx_" #PUT "_nbi");                                                  \
-    }                                                                                         \
-    void shmem_##PUT##_nbi(void *dest, const void *source, size_t nelems, int pe)             \
-    {                                                                                         \
-        hcomm_put(DEFAULT_CH, dest, source, nelems * (SIZE), pe, true, "shmem_" #PUT "_nbi"); \
-    }                                                                                         \
-    void shmem_ctx_##GET(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,      \
-                         int pe)                                                              \
-    {                                                                                         \
-        hcomm_get(CH(ctx, "shmem_ctx_" #GET), dest, source, nelems * (SIZE), pe, false,       \
-                  "shmem_ctx_" #GET);                                                         \
-    }                                                                                         \
-    void shmem_##GET(void *dest, const void *source, size_t nelems, int pe)                   \
-    {                                                                                         \
-        hcomm_get(DEFAULT_CH, dest, source, nelems * (SIZE), pe, false, "shmem_" #GET);       \
-    }                                                                                         \
-    void shmem_ctx_##GET##_nbi(shmem_ctx_t ctx, void *dest, const void *source,               \
-                               size_t nelems, int pe)                                         \
-    {                                                                                         \
-        hcomm_get(CH(ctx, "shmem_ctx_" #GET "_nbi"), dest, source, nelems * (SIZE), pe, true, \
-                  "shmem_ctx_" #GET "_nbi");                                                  \
-    }                                                                                         \
-    void shmem_##GET##_nbi(void *dest, const void *source, size_t nelems, int pe)             \
-    {                                                                                         \
-        hcomm_get(DEFAULT_CH, dest, source, nelems * (SIZE), pe, true, "shmem_" #GET "_nbi"); \
-    }
-
 #define DEFINE_SIZED_RMA(BITS, UNIT)                                                          \
-    DEFINE_UNTYPED_RMA(BITS / 8, put##BITS, get##BITS)                                        \
-    void shmem_ctx_iput##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, \
-                              ptrdiff_t sst, size_t nelems, int pe)                           \
-    {                                                                                         \
-        hcomm_iput(CH(ctx, "shmem_ctx_iput" #BITS), dest, source, dst, sst, BITS / 8, nelems, \
-                   pe, "shmem_ctx_iput" #BITS);                                               \
-    }                                                                                         \
-    void shmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,       \
-                          size_t nelems, int pe)                                              \
-    {                                                                                         \
-        hcomm_iput(DEFAULT_CH, dest, source, dst, sst, BITS / 8, nelems, pe,                  \
-                   "shmem_iput" #BITS);                                                       \
-    }                                                                                         \
-    void shmem_ctx_iget##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, \
-                              ptrdiff_t sst, size_t nelems, int pe)                           \
-    {                                                                                         \
-        hcomm_iget(CH(ctx, "shmem_ctx_iget" #BITS), dest, source, dst, sst, BITS / 8, nelems, \
-                   pe, "shmem_ctx_iget" #BITS);                                               \
-    }                                                                                         \
-    void shmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,       \
-                          size_t nelems, int pe)                                              \
-    {                                                                                         \
-        hcomm_iget(DEFAULT_CH, dest, source, dst, sst, BITS / 8, nelems, pe,                  \
-                   "shmem_iget" #BITS);                                                       \
-    }
+    DEFINE_RMA_FAMILY(put##BITS, put##BITS##_nbi, get##BITS, get##BITS##_nbi, iput##BITS,     \
+                      iget##BITS, void, BITS / 8)
 SHMEM_SIZED_TABLE(DEFINE_SIZED_RMA)
 
-DEFINE_UNTYPED_RMA(1, putmem, getmem)
+DEFINE_CONTIGUOUS(PUT, putmem, false, void, 1)
+DEFINE_CONTIGUOUS(PUT, putmem_nbi, true, void, 1)
+DEFINE_CONTIGUOUS(GET, getmem, false, void, 1)
+DEFINE_CONTIGUOUS(GET, getmem_nbi, true, void, 1)
 
-/* ---- ordering ---- */
-void shmem_ctx_fence(shmem_ctx_t ctx) { hcomm_fence(CH(ctx, "shmem_ctx_fence")); }
-void shmem_fence(void) { hcomm_fence(DEFAULT_CH); }
-void shmem_ctx_quiet(shmem_ctx_t ctx) { hcomm_quiet(CH(ctx, "shmem_ctx_quiet")); }
-void shmem_quiet(void) { hcomm_quiet(DEFAULT_CH); }
+/* ---- ordering: SHMEM_CTX_INVALID is a no-op here, by the specification ---- */
+OSHM_FN(void, shmem_ctx_fence, (shmem_ctx_t ctx))
+{
+    if (ctx != SHMEM_CTX_INVALID)
+        hcomm_fence(ctx->channel);
+}
+OSHM_FN(void, shmem_ctx_quiet, (shmem_ctx_t ctx))
+{
+    if (ctx != SHMEM_CTX_INVALID)
+        hcomm_quiet(ctx->channel);
+}
+OSHM_FN(void, shmem_fence, (void)) { hcomm_fence(&hcomm.default_channel); }
+OSHM_FN(void, shmem_quiet, (void)) { hcomm_quiet(&hcomm.default_channel); }

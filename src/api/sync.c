@@ -1,15 +1,16 @@
+#include "api/api.h"
 #include <shmem/shmem.h>
 
 #include "core/runtime.h"
 
-void shmem_barrier_all(void)
+OSHM_FN(void, shmem_barrier_all, (void))
 {
     oshm_require_init("shmem_barrier_all");
     shmem_quiet();
     oshm_sync_world();
 }
 
-void shmem_sync_all(void)
+OSHM_FN(void, shmem_sync_all, (void))
 {
     oshm_require_init("shmem_sync_all");
     oshm_sync_world();

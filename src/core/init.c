@@ -1,3 +1,4 @@
+#include "api/api.h"
 #include <shmem/shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,10 +13,12 @@
 #include "heap/heap.h"
 #include "hcomm/hcomm.h"
 #include "ipc/ipc.h"
+#include "team/team.h"
 
 struct oshm_runtime oshm_rt;
 
-struct shmem_ctx_impl shmem_ctx_default_impl = {.channel = &hcomm.default_channel};
+struct shmem_ctx_impl shmem_ctx_default_impl = {.channel = &hcomm.default_channel,
+                                                .team = &shmem_team_world_impl};
 
 void oshm_runtime_abort(int status)
 {
@@ -37,7 +40,15 @@ void oshm_bad_ctx(const char *routine)
     oshm_fatal("%s: the context is SHMEM_CTX_INVALID", routine);
 }
 
-void oshm_sync_world(void) { oshm_barrier_sync(&oshm_rt.world, oshm_rt.world_sync); }
+void oshm_bad_team_pe(shmem_ctx_t ctx, int pe, const char *routine)
+{
+    if (ctx->team == SHMEM_TEAM_WORLD)
+        hcomm_bad_pe(pe, routine);
+    oshm_fatal("%s: PE %d is not in the context's team (PEs 0 to %d)", routine, pe,
+               ctx->team->set.size - 1);
+}
+
+void oshm_sync_world(void) { oshm_barrier_sync(&oshm_rt.world); }
 
 static void finalize_at_exit(void)
 {
@@ -70,19 +81,15 @@ static int setup(void)
         return -1;
 
     /* The first allocation: at the same offset on every PE. */
-    oshm_rt.world_sync = oshm_heap_alloc(sizeof *oshm_rt.world_sync, 0);
-    if (!oshm_rt.world_sync)
+    if (oshm_teams_init() != 0)
         return -1;
-    memset(oshm_rt.world_sync, 0, sizeof *oshm_rt.world_sync);
-    oshm_rt.world = (struct oshm_pe_set){
-        .start = 0, .stride = 1, .size = oshm_boot.size, .my_index = oshm_boot.rank};
     /* Every PE's sync words are zeroed before any PE may signal them. */
     if (oshm_boot.ops->fence() != 0)
         return -1;
     return 0;
 }
 
-int shmem_init_thread(int requested, int *provided)
+OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
 {
     if (oshm_rt.initialized && !oshm_rt.finalized) {
         if (provided)
@@ -118,25 +125,25 @@ int shmem_init_thread(int requested, int *provided)
     return 0;
 }
 
-void shmem_init(void)
+OSHM_FN(void, shmem_init, (void))
 {
     if (shmem_init_thread(SHMEM_THREAD_SINGLE, NULL) != 0)
         oshm_runtime_abort(1);
 }
 
-void start_pes(int npes)
+OSHM_FN(void, start_pes, (int npes))
 {
     (void)npes; /* the launcher decides the number of PEs */
     shmem_init();
 }
 
-void shmem_query_thread(int *provided)
+OSHM_FN(void, shmem_query_thread, (int *provided))
 {
     oshm_require_init("shmem_query_thread");
     *provided = oshm_rt.thread_level;
 }
 
-void shmem_finalize(void)
+OSHM_FN(void, shmem_finalize, (void))
 {
     if (!oshm_rt.initialized || oshm_rt.finalized)
         return;
@@ -151,7 +158,7 @@ void shmem_finalize(void)
     fflush(stdout);
 }
 
-void shmem_global_exit(int status)
+OSHM_FN(void, shmem_global_exit, (int status))
 {
     fflush(NULL);
     if (oshm_boot.ops)

@@ -12,8 +12,7 @@ struct oshm_runtime {
     bool initialized;
     bool finalized;
     int thread_level;
-    struct oshm_pe_set world;
-    struct oshm_barrier_sync *world_sync; /* in the symmetric heap */
+    struct oshm_pe_set world; /* the PEs of SHMEM_TEAM_WORLD and its sync words */
 };
 
 extern struct oshm_runtime oshm_rt;

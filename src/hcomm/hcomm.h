@@ -30,6 +30,21 @@ enum hcomm_signal_op {
     HCOMM_SIGNAL_ADD = 1,
 };
 
+enum hcomm_amo_op {
+    HCOMM_AMO_FETCH,
+    HCOMM_AMO_SET,
+    HCOMM_AMO_SWAP,
+    HCOMM_AMO_CSWAP,
+    HCOMM_AMO_FETCH_ADD,
+    HCOMM_AMO_ADD,
+    HCOMM_AMO_FETCH_AND,
+    HCOMM_AMO_AND,
+    HCOMM_AMO_FETCH_OR,
+    HCOMM_AMO_OR,
+    HCOMM_AMO_FETCH_XOR,
+    HCOMM_AMO_XOR,
+};
+
 struct hcomm_seg {
     uintptr_t base;         /* local address of this PE's copy */
     size_t size;            /* bytes reachable by peers */
@@ -59,6 +74,11 @@ struct hcomm_ops {
      * channel to the same PE is visible (the signal of put-with-signal). */
     void (*signal)(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
                    uint64_t value, enum hcomm_signal_op op);
+    /* Atomic OP on the 4- or 8-byte word at RADDR; returns the old value for
+     * fetching operations. Atomic with respect to every other AMO on the
+     * same word from any PE. */
+    uint64_t (*amo)(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+                    enum hcomm_amo_op op, size_t size, uint64_t operand, uint64_t compare);
     /* A pointer for direct load/store, or NULL when the peer is not mapped. */
     void *(*ptr)(struct hcomm_ep *ep, int seg, uintptr_t raddr);
     void (*fence)(struct hcomm_channel *ch);
@@ -163,6 +183,16 @@ static inline void hcomm_signal(struct hcomm_channel *ch, uint64_t *sig, uint64_
     int seg;
     uintptr_t r = hcomm_remote(ep, sig, sizeof *sig, &seg, routine);
     ep->ops->signal(ch, ep, seg, r, value, op);
+}
+
+static inline uint64_t hcomm_amo(struct hcomm_channel *ch, void *dest, size_t size,
+                                 enum hcomm_amo_op op, uint64_t operand, uint64_t compare,
+                                 int pe, const char *routine)
+{
+    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    int seg;
+    uintptr_t r = hcomm_remote(ep, dest, size, &seg, routine);
+    return ep->ops->amo(ch, ep, seg, r, op, size, operand, compare);
 }
 
 /* Byte extent of NELEMS elements of ELEM bytes STRIDE elements apart. */

@@ -3,6 +3,12 @@
  * dissemination: ceil(log2 size) rounds, in round k each PE signals the PE
  * 2^k places ahead and waits for the one 2^k behind. No PE is a hot spot and
  * every PE does O(log n) work, unlike a central counter.
+ *
+ * The words are counters: a signal adds one, the waiter takes one away when
+ * it sees it. A word is therefore back at its idle value after every
+ * barrier, early signals of the next barrier are never lost, and the same
+ * code serves the library's own sync words (idle value 0) and a user's
+ * pSync array (idle value SHMEM_SYNC_VALUE).
  */
 #ifndef OSHM_TEAM_BARRIER_H
 #define OSHM_TEAM_BARRIER_H
@@ -11,25 +17,39 @@
 
 #define OSHM_BARRIER_MAX_ROUNDS 32
 
-/* Symmetric state of one barrier: the flags peers write and this PE's count
- * of completed barriers (the value the flags must reach). */
-struct oshm_barrier_sync {
-    uint64_t flag[OSHM_BARRIER_MAX_ROUNDS];
-    uint64_t epoch;
+/* Symmetric words a set of PEs synchronizes through. */
+struct oshm_sync_words {
+    int64_t barrier[OSHM_BARRIER_MAX_ROUNDS];
+    int64_t offset; /* collect: where a PE's block starts, sent by the previous PE */
+    int64_t vote;   /* team creation: which pool slots are free */
 };
 
+/* A set of PEs and its symmetric sync words. */
 struct oshm_pe_set {
     int start;
     int stride;
     int size;
-    int my_index; /* position of this PE in the set */
+    int my_index;  /* position of this PE in the set */
+    int64_t *sync; /* OSHM_SYNC_WORDS words, symmetric across the set */
+    int64_t idle;  /* the value of a sync word nobody is using */
 };
 
-/* Synchronizes the PEs of SET; SYNC must be symmetric across them. Does not
- * complete outstanding puts: callers quiet first when they need that. */
-void oshm_barrier_sync(const struct oshm_pe_set *set, struct oshm_barrier_sync *sync);
+#define OSHM_SYNC_WORDS (sizeof(struct oshm_sync_words) / sizeof(int64_t))
+#define OSHM_SYNC_OFFSET_WORD OSHM_BARRIER_MAX_ROUNDS
+#define OSHM_SYNC_VOTE_WORD (OSHM_BARRIER_MAX_ROUNDS + 1)
+
+static inline int oshm_set_pe(const struct oshm_pe_set *set, int index)
+{
+    return set->start + index * set->stride;
+}
+
+/* Synchronizes the PEs of SET. Does not complete outstanding puts: callers
+ * quiet first when they need that. */
+void oshm_barrier_sync(const struct oshm_pe_set *set);
 
 /* Waits until *WORD >= VALUE, spinning briefly and then yielding. */
-void oshm_wait_u64_ge(const uint64_t *word, uint64_t value);
+void oshm_wait_i64_ge(const int64_t *word, int64_t value);
+/* Waits until *WORD != VALUE and returns what it holds. */
+int64_t oshm_wait_i64_ne(const int64_t *word, int64_t value);
 
 #endif

@@ -87,6 +87,41 @@ static void shm_signal(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, u
         atomic_store_explicit(w, value, memory_order_release);
 }
 
+/* One implementation per word size; the operand is the bit pattern. */
+#define SHM_AMO(BITS)                                                                        \
+    static uint64_t shm_amo##BITS(_Atomic uint##BITS##_t *w, enum hcomm_amo_op op,           \
+                                  uint##BITS##_t v, uint##BITS##_t cmp)                      \
+    {                                                                                        \
+        switch (op) {                                                                        \
+        case HCOMM_AMO_FETCH: return atomic_load_explicit(w, memory_order_acquire);          \
+        case HCOMM_AMO_SET: atomic_store_explicit(w, v, memory_order_release); return 0;     \
+        case HCOMM_AMO_SWAP: return atomic_exchange(w, v);                                   \
+        case HCOMM_AMO_CSWAP:                                                                \
+            atomic_compare_exchange_strong(w, &cmp, v);                                      \
+            return cmp;                                                                      \
+        case HCOMM_AMO_FETCH_ADD:                                                            \
+        case HCOMM_AMO_ADD: return atomic_fetch_add(w, v);                                   \
+        case HCOMM_AMO_FETCH_AND:                                                            \
+        case HCOMM_AMO_AND: return atomic_fetch_and(w, v);                                   \
+        case HCOMM_AMO_FETCH_OR:                                                             \
+        case HCOMM_AMO_OR: return atomic_fetch_or(w, v);                                     \
+        case HCOMM_AMO_FETCH_XOR:                                                            \
+        case HCOMM_AMO_XOR: return atomic_fetch_xor(w, v);                                   \
+        }                                                                                    \
+        return 0;                                                                            \
+    }
+SHM_AMO(32)
+SHM_AMO(64)
+
+static uint64_t shm_amo(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+                        enum hcomm_amo_op op, size_t size, uint64_t operand, uint64_t compare)
+{
+    (void)ch, (void)ep, (void)seg;
+    if (size == 4)
+        return shm_amo32((_Atomic uint32_t *)raddr, op, (uint32_t)operand, (uint32_t)compare);
+    return shm_amo64((_Atomic uint64_t *)raddr, op, operand, compare);
+}
+
 static void *shm_ptr(struct hcomm_ep *ep, int seg, uintptr_t raddr)
 {
     (void)ep, (void)seg;
@@ -113,6 +148,7 @@ const struct hcomm_ops shm_ops = {
     .iput = shm_iput,
     .iget = shm_iget,
     .signal = shm_signal,
+    .amo = shm_amo,
     .ptr = shm_ptr,
     .fence = shm_fence,
     .quiet = shm_quiet,

@@ -1,0 +1,34 @@
+/*
+ * Teams: arithmetic sets of PEs (every team the API can create is one:
+ * world, strided splits of strided teams, the rows and columns of a 2D split)
+ * with their own symmetric sync words, taken from a pool that every PE
+ * allocates at start-up. A new team's slot is agreed on by its parent's PEs:
+ * the lowest slot free on all of them.
+ */
+#ifndef OSHM_TEAM_TEAM_H
+#define OSHM_TEAM_TEAM_H
+
+#include <shmem/shmem.h>
+#include <stdbool.h>
+
+#include "team/barrier.h"
+
+#define OSHM_TEAM_SLOTS 64
+
+struct shmem_team_impl {
+    struct oshm_pe_set set;    /* world PE numbers; my_index -1 if not a member */
+    shmem_team_config_t config;
+    int slot;
+    bool predefined;
+};
+
+/* Allocates the pool and sets up SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED. */
+int oshm_teams_init(void);
+
+/* Checks a team argument: fatal for SHMEM_TEAM_INVALID or a destroyed team. */
+const struct oshm_pe_set *oshm_team_set(shmem_team_t team, const char *routine);
+
+/* World PE of index I of TEAM, or -1. */
+int oshm_team_world_pe(shmem_team_t team, int index);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * Collective routines: team-based (OpenSHMEM 1.5) and the deprecated
+ * active-set forms, all on the algorithms of src/team/coll.c.
+ */
+#include <complex.h>
+
+#include "api/api.h"
+#include "api/ctx.h"
+#include "core/log.h"
+#include "core/runtime.h"
+#include "team/coll.h"
+
+/* The PE set of an active set; its sync words are the caller's pSync. */
+static struct oshm_pe_set active_set(int start, int log_stride, int size, long *pSync,
+                                     const char *routine)
+{
+    oshm_require_init(routine);
+    int stride = 1 << log_stride;
+    if (size < 1 || start < 0 || log_stride < 0 || log_stride > 30 ||
+        start + (long)(size - 1) * stride >= hcomm.n_pes)
+        oshm_fatal("%s: active set (start %d, log stride %d, size %d) does not fit in %d PEs",
+                   routine, start, log_stride, size, hcomm.n_pes);
+    int rel = hcomm.my_pe - start;
+    if (rel < 0 || rel % stride || rel / stride >= size)
+        oshm_fatal("%s: PE %d is not in the active set (start %d, log stride %d, size %d)",
+                   routine, hcomm.my_pe, start, log_stride, size);
+    return (struct oshm_pe_set){.start = start, .stride = stride, .size = size,
+                                .my_index = rel / stride, .sync = (int64_t *)pSync,
+                                .idle = SHMEM_SYNC_VALUE};
+}
+
+static const struct oshm_pe_set *team_set(shmem_team_t team, const char *routine)
+{
+    oshm_require_init(routine);
+    return oshm_team_set(team, routine);
+}
+
+/* ---- barriers ---- */
+OSHM_FN(void, shmem_barrier_all, (void))
+{
+    oshm_require_init("shmem_barrier_all");
+    shmem_quiet();
+    oshm_sync_world();
+}
+
+OSHM_FN(void, shmem_sync_all, (void))
+{
+    oshm_require_init("shmem_sync_all");
+    oshm_sync_world();
+}
+
+OSHM_FN(void, shmem_barrier, (int PE_start, int logPE_stride, int PE_size, long *pSync))
+{
+    struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync, "shmem_barrier");
+    shmem_quiet();
+    oshm_barrier_sync(&s);
+}
+
+OSHM_FN(void, shmem_sync, (int PE_start, int logPE_stride, int PE_size, long *pSync))
+{
+    struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync, "shmem_sync");
+    oshm_barrier_sync(&s);
+}
+
+/* ---- team data movement ---- */
+static int check_root(const struct oshm_pe_set *s, int root, const char *routine)
+{
+    if (root < 0 || root >= s->size)
+        oshm_fatal("%s: root %d is not in the team (PEs 0 to %d)", routine, root, s->size - 1);
+    return root;
+}
+
+#define DEFINE_TEAM_COLL(NAME, T, ELEM)                                                       \
+    OSHM_FN(int, shmem_##NAME##broadcast,                                                     \
+            (shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root))        \
+    {                                                                                         \
+        const struct oshm_pe_set *s = team_set(team, "shmem_" #NAME "broadcast");             \
+        oshm_broadcast(s, dest, source, nelems * (ELEM),                                      \
+                       check_root(s, PE_root, "shmem_" #NAME "broadcast"), true);             \
+        return 0;                                                                             \
+    }                                                                                         \
+    OSHM_FN(int, shmem_##NAME##collect, (shmem_team_t team, T *dest, const T *source,         \
+                                         size_t nelems))                                      \
+    {                                                                                         \
+        oshm_collect(team_set(team, "shmem_" #NAME "collect"), dest, source, nelems * (ELEM)); \
+        return 0;                                                                             \
+    }                                                                                         \
+    OSHM_FN(int, shmem_##NAME##fcollect, (shmem_team_t team, T *dest, const T *source,        \
+                                          size_t nelems))                                     \
+    {                                                                                         \
+        oshm_fcollect(team_set(team, "shmem_" #NAME "fcollect"), dest, source,                \
+                      nelems * (ELEM));                                                       \
+        return 0;                                                                             \
+    }                                                                                         \
+    OSHM_FN(int, shmem_##NAME##alltoall, (shmem_team_t team, T *dest, const T *source,        \
+                                          size_t nelems))                                     \
+    {                                                                                         \
+        oshm_alltoall(team_set(team, "shmem_" #NAME "alltoall"), dest, source,                \
+                      nelems * (ELEM));                                                       \
+        return 0;                                                                             \
+    }                                                                                         \
+    OSHM_FN(int, shmem_##NAME##alltoalls, (shmem_team_t team, T *dest, const T *source,       \
+                                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems))      \
+    {                                                                                         \
+        oshm_alltoalls(team_set(team, "shmem_" #NAME "alltoalls"), dest, source, dst, sst,    \
+                       ELEM, nelems);                                                         \
+        return 0;                                                                             \
+    }
+#define DEFINE_TYPED_TEAM_COLL(T, N) DEFINE_TEAM_COLL(N##_, T, sizeof(T))
+SHMEM_RMA_TYPE_TABLE(DEFINE_TYPED_TEAM_COLL)
+/* shmem_broadcastmem, ...: the "mem" suffix follows the operation. */
+OSHM_FN(int, shmem_broadcastmem, (shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root))
+{
+    const struct oshm_pe_set *s = team_set(team, "shmem_broadcastmem");
+    oshm_broadcast(s, dest, source, nelems, check_root(s, PE_root, "shmem_broadcastmem"), true);
+    return 0;
+}
+OSHM_FN(int, shmem_collectmem, (shmem_team_t team, void *dest, const void *source, size_t nelems))
+{
+    oshm_collect(team_set(team, "shmem_collectmem"), dest, source, nelems);
+    return 0;
+}
+OSHM_FN(int, shmem_fcollectmem, (shmem_team_t team, void *dest, const void *source, size_t nelems))
+{
+    oshm_fcollect(team_set(team, "shmem_fcollectmem"), dest, source, nelems);
+    return 0;
+}
+OSHM_FN(int, shmem_alltoallmem, (shmem_team_t team, void *dest, const void *source, size_t nelems))
+{
+    oshm_alltoall(team_set(team, "shmem_alltoallmem"), dest, source, nelems);
+    return 0;
+}
+OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems))
+{
+    oshm_alltoalls(team_set(team, "shmem_alltoallsmem"), dest, source, dst, sst, 1, nelems);
+    return 0;
+}
+
+/* ---- active-set data movement (deprecated) ---- */
+#define DEFINE_ACTIVE_SET(BITS)                                                               \
+    OSHM_FN(void, shmem_broadcast##BITS,                                                      \
+            (void *dest, const void *source, size_t nelems, int PE_root, int PE_start,        \
+             int logPE_stride, int PE_size, long *pSync))                                     \
+    {                                                                                         \
+        struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
+                                          "shmem_broadcast" #BITS);                           \
+        /* In the active-set form the root's dest is left alone. */                          \
+        oshm_broadcast(&s, dest, source, nelems * (BITS / 8),                                 \
+                       check_root(&s, PE_root, "shmem_broadcast" #BITS), false);              \
+    }                                                                                         \
+    OSHM_FN(void, shmem_collect##BITS,                                                        \
+            (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,   \
+             int PE_size, long *pSync))                                                       \
+    {                                                                                         \
+        struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
+                                          "shmem_collect" #BITS);                             \
+        oshm_collect(&s, dest, source, nelems * (BITS / 8));                                  \
+    }                                                                                         \
+    OSHM_FN(void, shmem_fcollect##BITS,                                                       \
+            (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,   \
+             int PE_size, long *pSync))                                                       \
+    {                                                                                         \
+        struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
+                                          "shmem_fcollect" #BITS);                            \
+        oshm_fcollect(&s, dest, source, nelems * (BITS / 8));                                 \
+    }                                                                                         \
+    OSHM_FN(void, shmem_alltoall##BITS,                                                       \
+            (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,   \
+             int PE_size, long *pSync))                                                       \
+    {                                                                                         \
+        struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
+                                          "shmem_alltoall" #BITS);                            \
+        oshm_alltoall(&s, dest, source, nelems * (BITS / 8));                                 \
+    }                                                                                         \
+    OSHM_FN(void, shmem_alltoalls##BITS,                                                      \
+            (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,     \
+             int PE_start, int logPE_stride, int PE_size, long *pSync))                       \
+    {                                                                                         \
+        struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
+                                          "shmem_alltoalls" #BITS);                           \
+        oshm_alltoalls(&s, dest, source, dst, sst, BITS / 8, nelems);                         \
+    }
+DEFINE_ACTIVE_SET(32)
+DEFINE_ACTIVE_SET(64)
+
+/* ---- reductions ---- */
+#define OP_and(a, b) ((a) & (b))
+#define OP_or(a, b) ((a) | (b))
+#define OP_xor(a, b) ((a) ^ (b))
+#define OP_min(a, b) ((b) < (a) ? (b) : (a))
+#define OP_max(a, b) ((b) > (a) ? (b) : (a))
+#define OP_sum(a, b) ((a) + (b))
+#define OP_prod(a, b) ((a) * (b))
+
+#define DEFINE_COMBINE_FN(T, N, OP)                                                           \
+    static void combine_##N##_##OP(void *acc, const void *in, size_t n)                      \
+    {                                                                                         \
+        T *a = acc;                                                                           \
+        const T *b = in;                                                                      \
+        for (size_t i = 0; i < n; i++)                                                        \
+            a[i] = OP_##OP(a[i], b[i]);                                                       \
+    }
+#define DEFINE_COMBINE(T, N, OP)                                                              \
+    DEFINE_COMBINE_FN(T, N, OP)                                                               \
+    OSHM_FN(int, shmem_##N##_##OP##_reduce, (shmem_team_t team, T *dest, const T *source,     \
+                                             size_t nreduce))                                 \
+    {                                                                                         \
+        oshm_reduce(team_set(team, "shmem_" #N "_" #OP "_reduce"), dest, source, nreduce,     \
+                    sizeof(T), combine_##N##_##OP);                                           \
+        return 0;                                                                             \
+    }
+#define DEFINE_BITWISE_REDUCE(T, N) DEFINE_COMBINE(T, N, and) DEFINE_COMBINE(T, N, or) DEFINE_COMBINE(T, N, xor)
+#define DEFINE_MINMAX_REDUCE(T, N) DEFINE_COMBINE(T, N, min) DEFINE_COMBINE(T, N, max)
+#define DEFINE_ARITH_REDUCE(T, N) DEFINE_COMBINE(T, N, sum) DEFINE_COMBINE(T, N, prod)
+SHMEM_REDUCE_BITWISE_TABLE(DEFINE_BITWISE_REDUCE)
+SHMEM_REDUCE_MINMAX_TABLE(DEFINE_MINMAX_REDUCE)
+SHMEM_REDUCE_ARITH_TABLE(DEFINE_ARITH_REDUCE)
+
+/* The signed types of the deprecated bitwise reductions have no team form. */
+#define DEFINE_SIGNED_BITWISE_COMBINE(T, N)                                                   \
+    DEFINE_COMBINE_FN(T, N, and) DEFINE_COMBINE_FN(T, N, or) DEFINE_COMBINE_FN(T, N, xor)
+SHMEM_TO_ALL_BITWISE_TABLE(DEFINE_SIGNED_BITWISE_COMBINE)
+
+/* Deprecated active-set reductions reuse the combine functions above; the
+ * work array is not needed (each PE reduces its chunk in private memory). */
+#define DEFINE_TO_ALL(T, N, OP)                                                               \
+    OSHM_FN(void, shmem_##N##_##OP##_to_all,                                                  \
+            (T * dest, const T *source, int nreduce, int PE_start, int logPE_stride,          \
+             int PE_size, T *pWrk, long *pSync))                                              \
+    {                                                                                         \
+        (void)pWrk;                                                                           \
+        struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
+                                          "shmem_" #N "_" #OP "_to_all");                     \
+        if (nreduce < 0)                                                                      \
+            oshm_fatal("shmem_" #N "_" #OP "_to_all: nreduce %d is negative", nreduce);      \
+        oshm_reduce(&s, dest, source, (size_t)nreduce, sizeof(T), combine_##N##_##OP);        \
+    }
+#define DEFINE_BITWISE_TO_ALL(T, N) DEFINE_TO_ALL(T, N, and) DEFINE_TO_ALL(T, N, or) DEFINE_TO_ALL(T, N, xor)
+#define DEFINE_MINMAX_TO_ALL(T, N) DEFINE_TO_ALL(T, N, min) DEFINE_TO_ALL(T, N, max)
+#define DEFINE_ARITH_TO_ALL(T, N) DEFINE_TO_ALL(T, N, sum) DEFINE_TO_ALL(T, N, prod)
+SHMEM_TO_ALL_BITWISE_TABLE(DEFINE_BITWISE_TO_ALL)
+SHMEM_TO_ALL_MINMAX_TABLE(DEFINE_MINMAX_TO_ALL)
+SHMEM_TO_ALL_ARITH_TABLE(DEFINE_ARITH_TO_ALL)

@@ -1,0 +1,58 @@
+/*
+ * Communication contexts: each has its own channel, so fence and quiet on one
+ * context complete only what was issued on it.
+ */
+#include <stdlib.h>
+
+#include "api/api.h"
+#include "api/ctx.h"
+#include "core/runtime.h"
+
+static int create(shmem_team_t team, long options, shmem_ctx_t *ctx)
+{
+    *ctx = SHMEM_CTX_INVALID;
+    if (team == SHMEM_TEAM_INVALID || team->set.my_index < 0)
+        return -1;
+    struct {
+        struct shmem_ctx_impl ctx;
+        struct hcomm_channel channel;
+    } *c = calloc(1, sizeof *c);
+    if (!c)
+        return -1;
+    c->channel.domain = &hcomm;
+    c->ctx = (struct shmem_ctx_impl){.channel = &c->channel, .options = options, .team = team};
+    *ctx = &c->ctx;
+    return 0;
+}
+
+OSHM_FN(int, shmem_ctx_create, (long options, shmem_ctx_t *ctx))
+{
+    oshm_require_init("shmem_ctx_create");
+    return create(SHMEM_TEAM_WORLD, options, ctx);
+}
+
+OSHM_FN(int, shmem_team_create_ctx, (shmem_team_t team, long options, shmem_ctx_t *ctx))
+{
+    oshm_require_init("shmem_team_create_ctx");
+    return create(team, options, ctx);
+}
+
+OSHM_FN(void, shmem_ctx_destroy, (shmem_ctx_t ctx))
+{
+    if (ctx == SHMEM_CTX_INVALID || ctx == SHMEM_CTX_DEFAULT)
+        return;
+    hcomm_quiet(ctx->channel);
+    free(ctx); /* the channel lives in the same block */
+}
+
+OSHM_FN(int, shmem_ctx_get_team, (shmem_ctx_t ctx, shmem_team_t *team))
+{
+    if (!team)
+        return -1;
+    if (ctx == SHMEM_CTX_INVALID) {
+        *team = SHMEM_TEAM_INVALID;
+        return -1;
+    }
+    *team = ctx->team;
+    return 0;
+}

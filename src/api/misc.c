@@ -1,0 +1,13 @@
+/*
+ * Deprecated cache management (memory is coherent: nothing to do) and the
+ * profiling control hook (no built-in profiler listens to it).
+ */
+#include "api/api.h"
+
+OSHM_FN(void, shmem_clear_cache_inv, (void)) {}
+OSHM_FN(void, shmem_set_cache_inv, (void)) {}
+OSHM_FN(void, shmem_clear_cache_line_inv, (void *dest)) { (void)dest; }
+OSHM_FN(void, shmem_set_cache_line_inv, (void *dest)) { (void)dest; }
+OSHM_FN(void, shmem_udcflush, (void)) {}
+OSHM_FN(void, shmem_udcflush_line, (void *dest)) { (void)dest; }
+OSHM_FN(void, shmem_pcontrol, (const int level, ...)) { (void)level; }

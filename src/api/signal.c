@@ -1,0 +1,68 @@
+/*
+ * Put-with-signal, signal fetch and wait. The backend delivers the signal
+ * after the data of the same put, so a PE that sees the signal sees the data.
+ */
+#include "api/api.h"
+#include "api/ctx.h"
+#include "api/p2p.h"
+#include "core/log.h"
+
+static inline enum hcomm_signal_op signal_op(int sig_op, const char *routine)
+{
+    if (sig_op == SHMEM_SIGNAL_SET)
+        return HCOMM_SIGNAL_SET;
+    if (sig_op != SHMEM_SIGNAL_ADD)
+        oshm_fatal("%s: sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", routine, sig_op);
+    return HCOMM_SIGNAL_ADD;
+}
+
+static inline void put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t bytes,
+                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi,
+                              const char *routine)
+{
+    struct hcomm_channel *ch = oshm_channel(ctx, routine);
+    int world = oshm_ctx_pe(ctx, pe, routine);
+    enum hcomm_signal_op op = signal_op(sig_op, routine);
+    hcomm_put(ch, dest, source, bytes, world, nbi, routine);
+    hcomm_signal(ch, sig_addr, signal, op, world, routine);
+}
+
+#define DEFINE_PUT_SIGNAL(NAME, T, ELEM)                                                      \
+    OSHM_FN(void, shmem_ctx_##NAME##_signal,                                                  \
+            (shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, uint64_t *sig_addr,    \
+             uint64_t signal, int sig_op, int pe))                                            \
+    {                                                                                         \
+        put_signal(ctx, dest, source, nelems * (ELEM), sig_addr, signal, sig_op, pe, false,   \
+                   "shmem_" #NAME "_signal");                                                 \
+    }                                                                                         \
+    OSHM_FN(void, shmem_ctx_##NAME##_signal_nbi,                                              \
+            (shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, uint64_t *sig_addr,    \
+             uint64_t signal, int sig_op, int pe))                                            \
+    {                                                                                         \
+        put_signal(ctx, dest, source, nelems * (ELEM), sig_addr, signal, sig_op, pe, true,    \
+                   "shmem_" #NAME "_signal_nbi");                                             \
+    }                                                                                         \
+    OSHM_PLAIN_VOID(NAME##_signal,                                                            \
+                    (T * dest, const T *source, size_t nelems, uint64_t *sig_addr,            \
+                     uint64_t signal, int sig_op, int pe),                                    \
+                    (SHMEM_CTX_DEFAULT, dest, source, nelems, sig_addr, signal, sig_op, pe))  \
+    OSHM_PLAIN_VOID(NAME##_signal_nbi,                                                        \
+                    (T * dest, const T *source, size_t nelems, uint64_t *sig_addr,            \
+                     uint64_t signal, int sig_op, int pe),                                    \
+                    (SHMEM_CTX_DEFAULT, dest, source, nelems, sig_addr, signal, sig_op, pe))
+
+#define DEFINE_TYPED_PUT_SIGNAL(T, N) DEFINE_PUT_SIGNAL(N##_put, T, sizeof(T))
+SHMEM_RMA_TYPE_TABLE(DEFINE_TYPED_PUT_SIGNAL)
+#define DEFINE_SIZED_PUT_SIGNAL(BITS, UNIT) DEFINE_PUT_SIGNAL(put##BITS, void, BITS / 8)
+SHMEM_SIZED_TABLE(DEFINE_SIZED_PUT_SIGNAL)
+DEFINE_PUT_SIGNAL(putmem, void, 1)
+
+OSHM_FN(uint64_t, shmem_signal_fetch, (const uint64_t *sig_addr))
+{
+    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+}
+
+OSHM_FN(uint64_t, shmem_signal_wait_until, (uint64_t *sig_addr, int cmp, uint64_t cmp_value))
+{
+    return oshm_wait_u64(sig_addr, cmp, cmp_value, "shmem_signal_wait_until");
+}

@@ -1,0 +1,109 @@
+#include "team/coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "hcomm/hcomm.h"
+
+#define CH (&hcomm.default_channel)
+
+static void finish(const struct oshm_pe_set *s)
+{
+    hcomm_quiet(CH);
+    oshm_barrier_sync(s);
+}
+
+void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                    int root, bool root_receives)
+{
+    oshm_barrier_sync(s);
+    if (s->my_index != root)
+        hcomm_get(CH, dest, source, bytes, oshm_set_pe(s, root), false, "broadcast");
+    else if (root_receives && dest != source)
+        memmove(dest, source, bytes);
+    finish(s);
+}
+
+void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes)
+{
+    oshm_barrier_sync(s);
+    char *at = (char *)dest + (size_t)s->my_index * bytes;
+    /* Start with the next PE, so that not everybody writes to PE 0 first. */
+    for (int k = 0; k < s->size; k++) {
+        int i = (s->my_index + 1 + k) % s->size;
+        hcomm_put(CH, at, source, bytes, oshm_set_pe(s, i), true, "fcollect");
+    }
+    finish(s);
+}
+
+void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes)
+{
+    oshm_barrier_sync(s);
+    int64_t *offset_word = &s->sync[OSHM_SYNC_OFFSET_WORD];
+    int64_t offset = 0;
+    if (s->my_index > 0) {
+        offset = oshm_wait_i64_ne(offset_word, s->idle) - s->idle - 1;
+        *offset_word = s->idle; /* nobody writes it again before the closing barrier */
+    }
+    if (s->my_index + 1 < s->size)
+        hcomm_signal(CH, (uint64_t *)offset_word, (uint64_t)(s->idle + 1 + offset + (int64_t)bytes),
+                     HCOMM_SIGNAL_SET, oshm_set_pe(s, s->my_index + 1), "collect");
+    char *at = (char *)dest + offset;
+    for (int k = 0; k < s->size; k++) {
+        int i = (s->my_index + 1 + k) % s->size;
+        hcomm_put(CH, at, source, bytes, oshm_set_pe(s, i), true, "collect");
+    }
+    finish(s);
+}
+
+void oshm_alltoall(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes)
+{
+    oshm_barrier_sync(s);
+    char *at = (char *)dest + (size_t)s->my_index * bytes;
+    for (int k = 0; k < s->size; k++) {
+        int j = (s->my_index + 1 + k) % s->size;
+        hcomm_put(CH, at, (const char *)source + (size_t)j * bytes, bytes, oshm_set_pe(s, j), true,
+                  "alltoall");
+    }
+    finish(s);
+}
+
+void oshm_alltoalls(const struct oshm_pe_set *s, void *dest, const void *source, ptrdiff_t dst,
+                    ptrdiff_t sst, size_t elem, size_t nelems)
+{
+    oshm_barrier_sync(s);
+    char *at = (char *)dest + (ptrdiff_t)((size_t)s->my_index * nelems) * dst * (ptrdiff_t)elem;
+    for (int k = 0; k < s->size; k++) {
+        int j = (s->my_index + 1 + k) % s->size;
+        const char *from = (const char *)source + (ptrdiff_t)((size_t)j * nelems) * sst * (ptrdiff_t)elem;
+        hcomm_iput(CH, at, from, dst, sst, elem, nelems, oshm_set_pe(s, j), "alltoalls");
+    }
+    finish(s);
+}
+
+void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, size_t nreduce,
+                 size_t elem, oshm_combine_fn combine)
+{
+    oshm_barrier_sync(s);
+    size_t n = (size_t)s->size, c = (size_t)s->my_index;
+    size_t lo = nreduce * c / n, hi = nreduce * (c + 1) / n, count = hi - lo;
+    if (count) {
+        size_t bytes = count * elem, off = lo * elem;
+        char *acc = malloc(bytes), *in = malloc(bytes);
+        if (!acc || !in)
+            oshm_fatal("reduction: out of memory for %zu bytes", bytes);
+        hcomm_get(CH, acc, (const char *)source + off, bytes, oshm_set_pe(s, 0), false, "reduce");
+        for (int p = 1; p < s->size; p++) {
+            hcomm_get(CH, in, (const char *)source + off, bytes, oshm_set_pe(s, p), false, "reduce");
+            combine(acc, in, count);
+        }
+        for (int k = 0; k < s->size; k++) {
+            int i = (s->my_index + 1 + k) % s->size;
+            hcomm_put(CH, (char *)dest + off, acc, bytes, oshm_set_pe(s, i), false, "reduce");
+        }
+        free(acc);
+        free(in);
+    }
+    finish(s);
+}

@@ -271,6 +271,11 @@
 #define shmem_test_any_vector(...) SHMEM_G_P2P_(test_any_vector, __VA_ARGS__)
 #define shmem_test_some_vector(...) SHMEM_G_P2P_(test_some_vector, __VA_ARGS__)
 
+/* shmem_sync(team) is the team form; shmem_sync(start, log, size, pSync)
+ * the deprecated active-set routine. */
+#define shmem_sync(...) \
+    SHMEM_G_NTH9_(__VA_ARGS__, ~, ~, ~, ~, shmem_sync, ~, ~, shmem_team_sync, ~)(__VA_ARGS__)
+
 /* ---- Collectives: the team is argument 1, the type comes from argument 2 ---- */
 #define SHMEM_GA_broadcast(T, N) , T: shmem_##N##_broadcast
 #define SHMEM_GA_collect(T, N) , T: shmem_##N##_collect
@@ -283,13 +288,16 @@
 #define shmem_alltoall(...) SHMEM_G_TEAM_T_(SHMEM_RMA_GENERIC_TYPE_TABLE, alltoall, __VA_ARGS__)
 #define shmem_alltoalls(...) SHMEM_G_TEAM_T_(SHMEM_RMA_GENERIC_TYPE_TABLE, alltoalls, __VA_ARGS__)
 
-#define SHMEM_G_REDUCE_BITWISE_TABLE_(X)                                                        \
+#define SHMEM_G_REDUCE_UNSIGNED_TABLE_(X)                                                       \
     X(unsigned char, uchar) X(unsigned short, ushort) X(unsigned int, uint)                    \
     X(unsigned long, ulong) X(unsigned long long, ulonglong)
+#define SHMEM_G_REDUCE_BITWISE_TABLE_(X)                                                        \
+    SHMEM_G_REDUCE_UNSIGNED_TABLE_(X) X(int8_t, int8) X(int16_t, int16) X(int32_t, int32)       \
+    X(int64_t, int64)
 #define SHMEM_G_REDUCE_MINMAX_TABLE_(X)                                                         \
     X(char, char) X(signed char, schar) X(short, short) X(int, int) X(long, long)              \
     X(long long, longlong) X(float, float) X(double, double) X(long double, longdouble)        \
-    SHMEM_G_REDUCE_BITWISE_TABLE_(X)
+    SHMEM_G_REDUCE_UNSIGNED_TABLE_(X)
 #define SHMEM_G_REDUCE_ARITH_TABLE_(X)                                                          \
     SHMEM_G_REDUCE_MINMAX_TABLE_(X) X(double _Complex, complexd) X(float _Complex, complexf)
 #define SHMEM_GA_and_reduce(T, N) , T: shmem_##N##_and_reduce

@@ -110,7 +110,9 @@
 #define SHMEM_AMO_BITWISE_GENERIC_TABLE(X)             \
     X(unsigned int, uint, unsigned int)                \
     X(unsigned long, ulong, unsigned long)             \
-    X(unsigned long long, ulonglong, unsigned long long)
+    X(unsigned long long, ulonglong, unsigned long long) \
+    X(int32_t, int32, uint32_t)                        \
+    X(int64_t, int64, uint64_t)
 
 /* Table "Point-to-Point Synchronization Types and Names". */
 #define SHMEM_P2P_TABLE(X)                             \

@@ -6,9 +6,13 @@
 #define OSHM_CORE_SPIN_H
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define OSHM_SPIN_BEFORE_YIELD 128
+
+/* True when this node runs more PEs than this PE may use cores. */
+extern bool oshm_oversubscribed;
 
 static inline void oshm_cpu_relax(void)
 {

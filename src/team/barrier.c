@@ -5,6 +5,8 @@
 #include "core/spin.h"
 #include "hcomm/hcomm.h"
 
+bool oshm_oversubscribed;
+
 void oshm_wait_i64_ge(const int64_t *word, int64_t value)
 {
     const _Atomic int64_t *w = (const _Atomic int64_t *)word;

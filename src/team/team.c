@@ -1,11 +1,13 @@
 #include "team/team.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/api.h"
 #include "core/log.h"
 #include "core/runtime.h"
+#include "core/spin.h"
 #include "heap/heap.h"
 #include "hcomm/hcomm.h"
 
@@ -51,6 +53,9 @@ int oshm_teams_init(void)
     shared.my_index = (me - shared.start) / shared.stride;
     shmem_team_shared_impl = (struct shmem_team_impl){.set = shared, .slot = 1, .predefined = true};
     slots_used = 3; /* slots 0 and 1 */
+    cpu_set_t cpus;
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0)
+        oshm_oversubscribed = count > CPU_COUNT(&cpus);
     oshm_rt.world = shmem_team_world_impl.set;
     return 0;
 }

@@ -1,0 +1,41 @@
+#!/bin/bash
+# Every routine in the OpenSHMEM 1.5 API list is exported by libshmem (as
+# shmem_* and as its profiling name pshmem_*) and declared by <shmem.h>.
+#   api_names_test.sh API_LIST LIBSHMEM_SO OSHCC
+set -u
+list=$1 lib=$2 oshcc=$3
+if [ ! -r "$list" ]; then
+    echo "skipped: no API list at $list"
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+nm -D --defined-only "$lib" | awk '{print $3}' | sort -u >"$tmp/exported"
+grep -v '^\s*$' "$list" | sort -u >"$tmp/wanted"
+missing=$(comm -23 "$tmp/wanted" "$tmp/exported")
+sed -n 's/^shmem_/pshmem_/p' "$tmp/wanted" | sort -u >"$tmp/wanted_p"
+missing_p=$(comm -23 "$tmp/wanted_p" "$tmp/exported")
+failed=0
+if [ -n "$missing" ]; then
+    echo "not exported: $(echo "$missing" | wc -l) names:"; echo "$missing" | head -50; failed=1
+fi
+if [ -n "$missing_p" ]; then
+    echo "no profiling name: $(echo "$missing_p" | wc -l) names:"; echo "$missing_p" | head -50; failed=1
+fi
+# Declared: taking each routine's address compiles without an implicit declaration.
+{
+    echo '#include <shmem.h>'
+    echo 'void *const oshm_all_routines[] = {'
+    sed 's/.*/    (void *)\&&,/' "$tmp/wanted"
+    echo '};'
+} >"$tmp/names.c"
+if ! "$oshcc" -std=c11 -Werror -c -o "$tmp/names.o" "$tmp/names.c" 2>"$tmp/cc.log"; then
+    echo "not declared by <shmem.h>:"; grep -o "'[a-z_0-9]*' undeclared" "$tmp/cc.log" | head -50; failed=1
+fi
+total=$(wc -l <"$tmp/wanted")
+if [ $failed = 0 ]; then
+    echo "api names: $total passed, 0 failed"
+else
+    echo "api names: failed"
+fi
+exit $failed

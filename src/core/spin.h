@@ -9,10 +9,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define OSHM_SPIN_BEFORE_YIELD 128
-
-/* True when this node runs more PEs than this PE may use cores. */
+/* True when this node runs more PEs than this PE may use cores: then a
+ * waiter gives its core away almost at once, since the PE it waits for may
+ * need it; otherwise it spins longer for a lower wake-up latency. */
 extern bool oshm_oversubscribed;
+
+#define OSHM_SPIN_SHARED_CORES 16
+#define OSHM_SPIN_OWN_CORE 4096
 
 static inline void oshm_cpu_relax(void)
 {
@@ -26,7 +29,7 @@ static inline void oshm_cpu_relax(void)
 /* One step of a wait loop; *count is the caller's iteration counter. */
 static inline void oshm_spin_step(uint32_t *count)
 {
-    if (++*count < OSHM_SPIN_BEFORE_YIELD)
+    if (++*count < (oshm_oversubscribed ? OSHM_SPIN_SHARED_CORES : OSHM_SPIN_OWN_CORE))
         oshm_cpu_relax();
     else
         sched_yield();

@@ -5,7 +5,8 @@
 #include "core/spin.h"
 #include "hcomm/hcomm.h"
 
-bool oshm_oversubscribed;
+/* Set at start-up from the node's PE count and this PE's CPU set. */
+bool oshm_oversubscribed = true;
 
 void oshm_wait_i64_ge(const int64_t *word, int64_t value)
 {

@@ -12,17 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "bench_util.h"
 
 #define MAX_DEFAULT (4u << 20)
 #define WINDOW 16
-
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
 
 static int iterations(size_t size)
 {
@@ -32,19 +26,6 @@ static int iterations(size_t size)
         return 2000;
     return size <= (1u << 20) ? 200 : 50;
 }
-
-/* Best of three runs: the machine may be shared. */
-#define BEST_OF_3(result, body)                       \
-    do {                                              \
-        result = 1e30;                                \
-        for (int rep_ = 0; rep_ < 3; rep_++) {        \
-            double t0_ = now_us();                    \
-            body;                                     \
-            double t_ = now_us() - t0_;               \
-            if (t_ < result)                          \
-                result = t_;                          \
-        }                                             \
-    } while (0)
 
 int main(int argc, char **argv)
 {
@@ -73,23 +54,23 @@ int main(int argc, char **argv)
         for (size_t size = 1; size <= max; size *= 2) {
             int n = iterations(size);
             double put_t, get_t, putbw_t, getbw_t, cpy_t;
-            BEST_OF_3(put_t, for (int i = 0; i < n; i++) {
+            BENCH_BEST_OF_3(put_t, for (int i = 0; i < n; i++) {
                 shmem_putmem(target, local, size, 1);
                 shmem_quiet();
             });
-            BEST_OF_3(get_t, for (int i = 0; i < n; i++) shmem_getmem(local, target, size, 1));
+            BENCH_BEST_OF_3(get_t, for (int i = 0; i < n; i++) shmem_getmem(local, target, size, 1));
             int rounds = n / WINDOW > 0 ? n / WINDOW : 1;
-            BEST_OF_3(putbw_t, for (int r = 0; r < rounds; r++) {
+            BENCH_BEST_OF_3(putbw_t, for (int r = 0; r < rounds; r++) {
                 for (int w = 0; w < WINDOW; w++)
                     shmem_putmem_nbi(target + (size_t)w * size, local + (size_t)w * size, size, 1);
                 shmem_quiet();
             });
-            BEST_OF_3(getbw_t, for (int r = 0; r < rounds; r++) {
+            BENCH_BEST_OF_3(getbw_t, for (int r = 0; r < rounds; r++) {
                 for (int w = 0; w < WINDOW; w++)
                     shmem_getmem_nbi(local + (size_t)w * size, target + (size_t)w * size, size, 1);
                 shmem_quiet();
             });
-            BEST_OF_3(cpy_t, for (int r = 0; r < rounds; r++) {
+            BENCH_BEST_OF_3(cpy_t, for (int r = 0; r < rounds; r++) {
                 for (int w = 0; w < WINDOW; w++)
                     memcpy(copy + (size_t)w * size, local + (size_t)w * size, size);
                 __asm__ __volatile__("" ::: "memory");

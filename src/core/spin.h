@@ -14,7 +14,7 @@
  * need it; otherwise it spins longer for a lower wake-up latency. */
 extern bool oshm_oversubscribed;
 
-#define OSHM_SPIN_SHARED_CORES 16
+#define OSHM_SPIN_SHARED_CORES 2
 #define OSHM_SPIN_OWN_CORE 4096
 
 static inline void oshm_cpu_relax(void)

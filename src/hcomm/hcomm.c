@@ -1,5 +1,6 @@
 #include "hcomm/hcomm.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@ struct hcomm_domain hcomm;
 /* What every PE tells every other at start-up. */
 struct pe_card {
     int32_t pid;
+    int32_t cpus; /* cores this PE may run on */
     char node[96]; /* host name and boot id: equal means same kernel */
 };
 
@@ -53,7 +55,10 @@ int hcomm_init(void)
     hcomm.n_pes = n;
     hcomm.default_channel.domain = &hcomm;
 
-    struct pe_card mine = {.pid = (int32_t)getpid()};
+    struct pe_card mine = {.pid = (int32_t)getpid(), .cpus = 1};
+    cpu_set_t cpuset;
+    if (sched_getaffinity(0, sizeof cpuset, &cpuset) == 0)
+        mine.cpus = CPU_COUNT(&cpuset);
     node_name(mine.node, sizeof mine.node);
     struct pe_card *cards = calloc((size_t)n, sizeof *cards);
     hcomm.node_of = calloc((size_t)n, sizeof *hcomm.node_of);
@@ -83,6 +88,20 @@ int hcomm_init(void)
             hcomm.node_of[p] = nodes++;
     }
     hcomm.my_node = hcomm.node_of[me];
+    /* Oversubscribed: some node has more PEs than the fewest cores any of
+     * its PEs may use. Every PE computes the same answer from the same cards. */
+    hcomm.oversubscribed = false;
+    for (int node = 0; node < nodes; node++) {
+        int pes = 0, cpus = 1 << 30;
+        for (int p = 0; p < n; p++)
+            if (hcomm.node_of[p] == node) {
+                pes++;
+                if (cards[p].cpus < cpus)
+                    cpus = cards[p].cpus;
+            }
+        if (pes > cpus)
+            hcomm.oversubscribed = true;
+    }
     for (int p = 0; p < n; p++)
         if (p != me && hcomm.node_of[p] == hcomm.my_node)
             local_pids[nlocal++] = hcomm.pid_of[p];

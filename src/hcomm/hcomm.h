@@ -102,6 +102,7 @@ struct hcomm_domain {
     int my_pe;
     int n_pes;
     int my_node;
+    bool oversubscribed;     /* a node runs more PEs than it has cores for them */
     int *node_of;            /* node index of each PE (0-based, in order of first PE) */
     pid_t *pid_of;
     struct hcomm_seg seg[HCOMM_MAX_SEGS];

@@ -5,7 +5,8 @@
 #include "core/spin.h"
 #include "hcomm/hcomm.h"
 
-/* Set at start-up from the node's PE count and this PE's CPU set. */
+/* Set at start-up, the same on every PE (the barrier algorithm depends on
+ * it): true when any node runs more PEs than its PEs have cores. */
 bool oshm_oversubscribed = true;
 
 void oshm_wait_i64_ge(const int64_t *word, int64_t value)
@@ -26,10 +27,38 @@ int64_t oshm_wait_i64_ne(const int64_t *word, int64_t value)
     return v;
 }
 
+/* Central: see barrier.h. The arrival word returns to idle before anyone
+ * is released, so the next barrier finds it ready. */
+static void barrier_central(const struct oshm_pe_set *set)
+{
+    struct hcomm_channel *ch = &hcomm.default_channel;
+    int64_t *arrive = &set->sync[OSHM_SYNC_ARRIVE_WORD];
+    int64_t *release = &set->sync[OSHM_SYNC_RELEASE_WORD];
+    int root = oshm_set_pe(set, 0);
+    int64_t before = (int64_t)hcomm_amo(ch, arrive, sizeof *arrive, HCOMM_AMO_FETCH_ADD, 1, 0, root,
+                                        "barrier");
+    if (before == set->idle + set->size - 1) {
+        hcomm_amo(ch, arrive, sizeof *arrive, HCOMM_AMO_ADD, (uint64_t)-(int64_t)set->size, 0, root,
+                  "barrier");
+        for (int i = 0; i < set->size; i++)
+            if (i != set->my_index)
+                hcomm_signal(ch, (uint64_t *)release, 1, HCOMM_SIGNAL_ADD, oshm_set_pe(set, i),
+                             "barrier");
+    } else {
+        oshm_wait_i64_ge(release, set->idle + 1);
+        hcomm_amo(ch, release, sizeof *release, HCOMM_AMO_ADD, (uint64_t)-1, 0, hcomm.my_pe,
+                  "barrier");
+    }
+}
+
 void oshm_barrier_sync(const struct oshm_pe_set *set)
 {
     if (set->size <= 1)
         return;
+    if (oshm_oversubscribed) {
+        barrier_central(set);
+        return;
+    }
     struct hcomm_channel *ch = &hcomm.default_channel;
     for (int k = 0, dist = 1; dist < set->size; k++, dist <<= 1) {
         int to = (set->my_index + dist) % set->size;

@@ -4,6 +4,12 @@
  * 2^k places ahead and waits for the one 2^k behind. No PE is a hot spot and
  * every PE does O(log n) work, unlike a central counter.
  *
+ * When PEs outnumber cores, a central barrier is used instead: one atomic
+ * add per PE on the first PE's arrival word, and one wait per PE for the
+ * last arrival's signal. Every wait may cost a PE a trip through the
+ * scheduler, and this has one wait per PE instead of log2(n) (measured on
+ * 2 cores: 8.9 against 14 us at 4 PEs, 32 against 84 us at 8 PEs).
+ *
  * The words are counters: a signal adds one, the waiter takes one away when
  * it sees it. A word is therefore back at its idle value after every
  * barrier, early signals of the next barrier are never lost, and the same
@@ -22,6 +28,8 @@ struct oshm_sync_words {
     int64_t barrier[OSHM_BARRIER_MAX_ROUNDS];
     int64_t offset; /* collect: where a PE's block starts, sent by the previous PE */
     int64_t vote;   /* team creation: which pool slots are free */
+    int64_t arrive; /* central barrier: arrivals, on the set's first PE */
+    int64_t release; /* central barrier: the last arrival's signal */
 };
 
 /* A set of PEs and its symmetric sync words. */
@@ -37,6 +45,8 @@ struct oshm_pe_set {
 #define OSHM_SYNC_WORDS (sizeof(struct oshm_sync_words) / sizeof(int64_t))
 #define OSHM_SYNC_OFFSET_WORD OSHM_BARRIER_MAX_ROUNDS
 #define OSHM_SYNC_VOTE_WORD (OSHM_BARRIER_MAX_ROUNDS + 1)
+#define OSHM_SYNC_ARRIVE_WORD (OSHM_BARRIER_MAX_ROUNDS + 2)
+#define OSHM_SYNC_RELEASE_WORD (OSHM_BARRIER_MAX_ROUNDS + 3)
 
 static inline int oshm_set_pe(const struct oshm_pe_set *set, int index)
 {

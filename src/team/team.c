@@ -1,6 +1,5 @@
 #include "team/team.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,9 +52,7 @@ int oshm_teams_init(void)
     shared.my_index = (me - shared.start) / shared.stride;
     shmem_team_shared_impl = (struct shmem_team_impl){.set = shared, .slot = 1, .predefined = true};
     slots_used = 3; /* slots 0 and 1 */
-    cpu_set_t cpus;
-    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0)
-        oshm_oversubscribed = count > CPU_COUNT(&cpus);
+    oshm_oversubscribed = hcomm.oversubscribed;
     oshm_rt.world = shmem_team_world_impl.set;
     return 0;
 }

@@ -1,0 +1,38 @@
+/*
+ * Latency of barrier_all, sync_all and team_sync over all PEs.
+ *   oshrun -np N barrier_bench
+ */
+#include <shmem.h>
+#include <stdio.h>
+
+#include "bench_util.h"
+
+#define ITERS 20000
+
+int main(void)
+{
+    shmem_init();
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    double t;
+    const char *labels[] = {"barrier_all", "sync_all", "team_sync(WORLD)"};
+    if (me == 0) {
+        char name[SHMEM_MAX_NAME_LEN];
+        shmem_info_get_name(name);
+        printf("# %s: %d PEs, best of 3\n%-18s %12s\n", name, n, "operation", "latency_us");
+    }
+    for (int op = 0; op < 3; op++) {
+        shmem_barrier_all();
+        BENCH_BEST_OF_3(t, for (int i = 0; i < ITERS; i++) {
+            if (op == 0)
+                shmem_barrier_all();
+            else if (op == 1)
+                shmem_sync_all();
+            else
+                shmem_team_sync(SHMEM_TEAM_WORLD);
+        });
+        if (me == 0)
+            printf("%-18s %12.3f\n", labels[op], t / ITERS);
+    }
+    shmem_finalize();
+    return 0;
+}

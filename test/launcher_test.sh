@@ -78,8 +78,9 @@ fi
 
 # No PE left behind, no shared-memory file left behind.
 sleep 0.2
-if pgrep -x "$(basename "$FAULTS")" >/dev/null; then
-    failures=$((failures + 1)); echo "FAIL PEs still running:"; pgrep -ax "$(basename "$FAULTS")"
+# Only this build's program: another build's tests may run at the same time.
+if pgrep -f "^$FAULTS( |\$)" >/dev/null; then
+    failures=$((failures + 1)); echo "FAIL PEs still running:"; pgrep -af "^$FAULTS( |\$)"
 else
     passes=$((passes + 1)); echo "ok   no PE left running"
 fi

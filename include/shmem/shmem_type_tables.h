@@ -8,6 +8,17 @@
 #ifndef SHMEM_TYPE_TABLES_H
 #define SHMEM_TYPE_TABLES_H
 
+/* The fixed-width integer types, shared by several tables. */
+#define SHMEM_FIXED_WIDTH_TABLE(X)         \
+    X(int8_t, int8)                        \
+    X(int16_t, int16)                      \
+    X(int32_t, int32)                      \
+    X(int64_t, int64)                      \
+    X(uint8_t, uint8)                      \
+    X(uint16_t, uint16)                    \
+    X(uint32_t, uint32)                    \
+    X(uint64_t, uint64)
+
 /* Table "Standard RMA Types and Names" (put, get, p, g, iput, iget, nbi,
  * broadcast, collect, alltoall, ...). */
 #define SHMEM_RMA_TYPE_TABLE(X)            \
@@ -25,14 +36,7 @@
     X(unsigned int, uint)                  \
     X(unsigned long, ulong)                \
     X(unsigned long long, ulonglong)       \
-    X(int8_t, int8)                        \
-    X(int16_t, int16)                      \
-    X(int32_t, int32)                      \
-    X(int64_t, int64)                      \
-    X(uint8_t, uint8)                      \
-    X(uint16_t, uint16)                    \
-    X(uint32_t, uint32)                    \
-    X(uint64_t, uint64)                    \
+    SHMEM_FIXED_WIDTH_TABLE(X)             \
     X(size_t, size)                        \
     X(ptrdiff_t, ptrdiff)
 
@@ -148,14 +152,7 @@
     X(unsigned int, uint)                              \
     X(unsigned long, ulong)                            \
     X(unsigned long long, ulonglong)                   \
-    X(int8_t, int8)                                    \
-    X(int16_t, int16)                                  \
-    X(int32_t, int32)                                  \
-    X(int64_t, int64)                                  \
-    X(uint8_t, uint8)                                  \
-    X(uint16_t, uint16)                                \
-    X(uint32_t, uint32)                                \
-    X(uint64_t, uint64)                                \
+    SHMEM_FIXED_WIDTH_TABLE(X)                         \
     X(size_t, size)
 
 /* Ordered (min, max): */

@@ -25,15 +25,23 @@ void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source,
     finish(s);
 }
 
+/* Puts BYTES at AT on every PE of the set; PE j's data is at source +
+ * j * SOURCE_STEP. Starts with the next PE, so that not everybody writes to
+ * the first PE first. */
+static void put_to_all(const struct oshm_pe_set *s, void *at, const void *source,
+                       size_t source_step, size_t bytes, const char *routine)
+{
+    for (int k = 0; k < s->size; k++) {
+        int j = (s->my_index + 1 + k) % s->size;
+        hcomm_put(CH, at, (const char *)source + (size_t)j * source_step, bytes,
+                  oshm_set_pe(s, j), true, routine);
+    }
+}
+
 void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes)
 {
     oshm_barrier_sync(s);
-    char *at = (char *)dest + (size_t)s->my_index * bytes;
-    /* Start with the next PE, so that not everybody writes to PE 0 first. */
-    for (int k = 0; k < s->size; k++) {
-        int i = (s->my_index + 1 + k) % s->size;
-        hcomm_put(CH, at, source, bytes, oshm_set_pe(s, i), true, "fcollect");
-    }
+    put_to_all(s, (char *)dest + (size_t)s->my_index * bytes, source, 0, bytes, "fcollect");
     finish(s);
 }
 
@@ -49,23 +57,14 @@ void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, s
     if (s->my_index + 1 < s->size)
         hcomm_signal(CH, (uint64_t *)offset_word, (uint64_t)(s->idle + 1 + offset + (int64_t)bytes),
                      HCOMM_SIGNAL_SET, oshm_set_pe(s, s->my_index + 1), "collect");
-    char *at = (char *)dest + offset;
-    for (int k = 0; k < s->size; k++) {
-        int i = (s->my_index + 1 + k) % s->size;
-        hcomm_put(CH, at, source, bytes, oshm_set_pe(s, i), true, "collect");
-    }
+    put_to_all(s, (char *)dest + offset, source, 0, bytes, "collect");
     finish(s);
 }
 
 void oshm_alltoall(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes)
 {
     oshm_barrier_sync(s);
-    char *at = (char *)dest + (size_t)s->my_index * bytes;
-    for (int k = 0; k < s->size; k++) {
-        int j = (s->my_index + 1 + k) % s->size;
-        hcomm_put(CH, at, (const char *)source + (size_t)j * bytes, bytes, oshm_set_pe(s, j), true,
-                  "alltoall");
-    }
+    put_to_all(s, (char *)dest + (size_t)s->my_index * bytes, source, bytes, bytes, "alltoall");
     finish(s);
 }
 

@@ -64,35 +64,32 @@ TEST_F(Ipc, UnlistedProcessIsRefused)
     ipc_unexport(&key);
 }
 
-TEST_F(Ipc, ListedProcessMapsTheSamePages)
+// Exports to a child that is allowed once its PID is known; WITHDRAW
+// unexports before the child tries. Returns the child's code.
+int allowed_child_code(const vmm_handle &h, bool withdraw)
 {
     int pfd[2];
-    ASSERT_EQ(pipe(pfd), 0);
+    if (pipe(pfd) != 0)
+        return -1;
     ipc_key key;
-    ASSERT_EQ(ipc_export(&h, nullptr, 0, &key), 0);
+    if (ipc_export(&h, nullptr, 0, &key) != 0)
+        return -1;
     pid_t child = import_in_child(key, pfd[0]);
-    // The child's PID is known only now: allow it, then let it try.
-    ASSERT_EQ(ipc_export_allow(&key, &child, 1), 0);
-    ASSERT_EQ(write(pfd[1], "g", 1), 1);
-    EXPECT_EQ(wait_code(child), 0);
+    EXPECT_EQ(ipc_export_allow(&key, &child, 1), 0);
+    if (withdraw) {
+        EXPECT_EQ(ipc_unexport(&key), 0);
+    }
+    EXPECT_EQ(write(pfd[1], "g", 1), 1);
+    int code = wait_code(child);
     close(pfd[0]);
     close(pfd[1]);
-    ipc_unexport(&key);
+    if (!withdraw)
+        ipc_unexport(&key);
+    return code;
 }
 
-TEST_F(Ipc, WithdrawnExportIsGone)
-{
-    int pfd[2];
-    ASSERT_EQ(pipe(pfd), 0);
-    ipc_key key;
-    ASSERT_EQ(ipc_export(&h, nullptr, 0, &key), 0);
-    pid_t child = import_in_child(key, pfd[0]);
-    ASSERT_EQ(ipc_export_allow(&key, &child, 1), 0);
-    ASSERT_EQ(ipc_unexport(&key), 0);
-    ASSERT_EQ(write(pfd[1], "g", 1), 1);
-    EXPECT_EQ(wait_code(child), 2);
-    close(pfd[0]);
-    close(pfd[1]);
-}
+TEST_F(Ipc, ListedProcessMapsTheSamePages) { EXPECT_EQ(allowed_child_code(h, false), 0); }
+
+TEST_F(Ipc, WithdrawnExportIsGone) { EXPECT_EQ(allowed_child_code(h, true), 2); }
 
 } // namespace

@@ -260,7 +260,7 @@ static int serve(int i)
 static int serve(int i);
 static void drop_conn(int i);
 
-/* Reads what RANK sent before it exited (its FINALIZE may still be queued). */
+/* Serves whatever RANK sent before it exited. */
 static void drain_conn_of(int rank)
 {
     for (int c = 0; c < nconns; c++) {
@@ -286,6 +286,9 @@ static void reap(void)
         if (r < 0)
             continue;
         pes[r].running = false;
+        /* What it sent before it ended (an abort, a finalize) may still be
+         * queued: it decides how the exit is reported. */
+        drain_conn_of(r);
         if (WIFSIGNALED(status)) {
             int sig = WTERMSIG(status);
             if (!ending) {
@@ -299,8 +302,7 @@ static void reap(void)
                 fprintf(stderr, "oshrun: PE %d (pid %d) exited with status %d; ending the job\n",
                         r, (int)pid, code);
                 end_job(code);
-            } else if (code == 0 && pes[r].connected && !ending &&
-                       (drain_conn_of(r), !pes[r].finalized)) {
+            } else if (code == 0 && pes[r].connected && !pes[r].finalized && !ending) {
                 fprintf(stderr, "oshrun: PE %d (pid %d) exited without shmem_finalize; "
                                 "ending the job\n", r, (int)pid);
                 end_job(1);

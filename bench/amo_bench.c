@@ -46,10 +46,12 @@ int main(void)
         ROW("fetch_and", sink += shmem_ulong_atomic_fetch_and((unsigned long *)&target, ~0ul, 1));
         ROW("fetch_or", sink += shmem_ulong_atomic_fetch_or((unsigned long *)&target, 1ul, 1));
         ROW("fetch_xor", sink += shmem_ulong_atomic_fetch_xor((unsigned long *)&target, 1ul, 1));
+#if BENCH_HAVE_1_5
         ROW("fetch_add_nbi+quiet", {
             shmem_long_atomic_fetch_add_nbi(&fetched, &target, 1, 1);
             shmem_quiet();
         });
+#endif
         fetched = sink;
     }
     shmem_barrier_all();

@@ -15,20 +15,23 @@ int main(void)
     int me = shmem_my_pe(), n = shmem_n_pes();
     double t;
     const char *labels[] = {"barrier_all", "sync_all", "team_sync(WORLD)"};
+    const int ops = BENCH_HAVE_1_5 ? 3 : 2;
     if (me == 0) {
         char name[SHMEM_MAX_NAME_LEN];
         shmem_info_get_name(name);
         printf("# %s: %d PEs, best of 3\n%-18s %12s\n", name, n, "operation", "latency_us");
     }
-    for (int op = 0; op < 3; op++) {
+    for (int op = 0; op < ops; op++) {
         shmem_barrier_all();
         BENCH_BEST_OF_3(t, for (int i = 0; i < ITERS; i++) {
             if (op == 0)
                 shmem_barrier_all();
             else if (op == 1)
                 shmem_sync_all();
+#if BENCH_HAVE_1_5
             else
                 shmem_team_sync(SHMEM_TEAM_WORLD);
+#endif
         });
         if (me == 0)
             printf("%-18s %12.3f\n", labels[op], t / ITERS);

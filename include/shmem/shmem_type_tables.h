@@ -19,27 +19,6 @@
     X(uint32_t, uint32)                    \
     X(uint64_t, uint64)
 
-/* Table "Standard RMA Types and Names" (put, get, p, g, iput, iget, nbi,
- * broadcast, collect, alltoall, ...). */
-#define SHMEM_RMA_TYPE_TABLE(X)            \
-    X(float, float)                        \
-    X(double, double)                      \
-    X(long double, longdouble)             \
-    X(char, char)                          \
-    X(signed char, schar)                  \
-    X(short, short)                        \
-    X(int, int)                            \
-    X(long, long)                          \
-    X(long long, longlong)                 \
-    X(unsigned char, uchar)                \
-    X(unsigned short, ushort)              \
-    X(unsigned int, uint)                  \
-    X(unsigned long, ulong)                \
-    X(unsigned long long, ulonglong)       \
-    SHMEM_FIXED_WIDTH_TABLE(X)             \
-    X(size_t, size)                        \
-    X(ptrdiff_t, ptrdiff)
-
 /* The subset of the RMA types that are distinct C types, for _Generic
  * selection (the fixed-width and size types alias these). */
 #define SHMEM_RMA_GENERIC_TYPE_TABLE(X)    \
@@ -57,6 +36,14 @@
     X(unsigned int, uint)                  \
     X(unsigned long, ulong)                \
     X(unsigned long long, ulonglong)
+
+/* Table "Standard RMA Types and Names" (put, get, p, g, iput, iget, nbi,
+ * broadcast, collect, alltoall, ...). */
+#define SHMEM_RMA_TYPE_TABLE(X)            \
+    SHMEM_RMA_GENERIC_TYPE_TABLE(X)        \
+    SHMEM_FIXED_WIDTH_TABLE(X)             \
+    X(size_t, size)                        \
+    X(ptrdiff_t, ptrdiff)
 
 /* Sized RMA routines: X(BITS, UNIT_TYPE). 128-bit elements move as two
  * 64-bit words. */
@@ -119,21 +106,6 @@
     X(int64_t, int64, uint64_t)
 
 /* Table "Point-to-Point Synchronization Types and Names". */
-#define SHMEM_P2P_TABLE(X)                             \
-    X(short, short)                                    \
-    X(int, int)                                        \
-    X(long, long)                                      \
-    X(long long, longlong)                             \
-    X(unsigned short, ushort)                          \
-    X(unsigned int, uint)                              \
-    X(unsigned long, ulong)                            \
-    X(unsigned long long, ulonglong)                   \
-    X(int32_t, int32)                                  \
-    X(int64_t, int64)                                  \
-    X(uint32_t, uint32)                                \
-    X(uint64_t, uint64)                                \
-    X(size_t, size)                                    \
-    X(ptrdiff_t, ptrdiff)
 #define SHMEM_P2P_GENERIC_TABLE(X)                     \
     X(short, short)                                    \
     X(int, int)                                        \
@@ -143,6 +115,15 @@
     X(unsigned int, uint)                              \
     X(unsigned long, ulong)                            \
     X(unsigned long long, ulonglong)
+
+#define SHMEM_P2P_TABLE(X)                             \
+    SHMEM_P2P_GENERIC_TABLE(X)                         \
+    X(int32_t, int32)                                  \
+    X(int64_t, int64)                                  \
+    X(uint32_t, uint32)                                \
+    X(uint64_t, uint64)                                \
+    X(size_t, size)                                    \
+    X(ptrdiff_t, ptrdiff)
 
 /* Reductions: "Reduction Types, Names and Supporting Operations".
  * Bitwise (and, or, xor): */

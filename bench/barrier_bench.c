@@ -1,9 +1,8 @@
 /*
- * Latency of barrier_all, sync_all and team_sync over all PEs.
+ * Latency of barrier_all, sync_all and (1.5) team_sync over all PEs.
  *   oshrun -np N barrier_bench
  */
 #include <shmem.h>
-#include <stdio.h>
 
 #include "bench_util.h"
 
@@ -12,16 +11,13 @@
 int main(void)
 {
     shmem_init();
-    int me = shmem_my_pe(), n = shmem_n_pes();
-    double t;
-    const char *labels[] = {"barrier_all", "sync_all", "team_sync(WORLD)"};
+    int me = shmem_my_pe();
+    const char *labels[] = {"barrier_all", "sync_all", "team_sync"};
     const int ops = BENCH_HAVE_1_5 ? 3 : 2;
-    if (me == 0) {
-        char name[SHMEM_MAX_NAME_LEN];
-        shmem_info_get_name(name);
-        printf("# %s: %d PEs, best of 3\n%-18s %12s\n", name, n, "operation", "latency_us");
-    }
+    if (me == 0)
+        bench_section("Barrier Latency Test", "Operation           Latency (us)");
     for (int op = 0; op < ops; op++) {
+        double t;
         shmem_barrier_all();
         BENCH_BEST_OF_3(t, for (int i = 0; i < ITERS; i++) {
             if (op == 0)
@@ -34,7 +30,7 @@ int main(void)
 #endif
         });
         if (me == 0)
-            printf("%-18s %12.3f\n", labels[op], t / ITERS);
+            printf("%-20s %14.3f\n", labels[op], t / ITERS);
     }
     shmem_finalize();
     return 0;

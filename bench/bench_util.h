@@ -2,6 +2,8 @@
 #ifndef OSHM_BENCH_UTIL_H
 #define OSHM_BENCH_UTIL_H
 
+#include <shmem.h>
+#include <stdio.h>
 #include <time.h>
 
 /* Routines new in OpenSHMEM 1.5 are measured only where the implementation
@@ -27,5 +29,18 @@ static inline double bench_now_us(void)
                 result = t_;                          \
         }                                             \
     } while (0)
+
+/* Output in the OSU micro-benchmark layout: a section per test,
+ *   # OSU-style OpenSHMEM <title>
+ *   # implementation: <name>, <n> PEs
+ *   # <key column>   <value column>...
+ * then one row per size or operation. bench/compare reads this layout. */
+static inline void bench_section(const char *title, const char *columns)
+{
+    char name[SHMEM_MAX_NAME_LEN];
+    shmem_info_get_name(name);
+    printf("\n# OSU-style OpenSHMEM %s\n# implementation: %s, %d PEs\n# %s\n", title, name,
+           shmem_n_pes(), columns);
+}
 
 #endif

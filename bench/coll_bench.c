@@ -1,18 +1,18 @@
 /*
- * Latency of collectives over all PEs, 8 B to 64 KiB per PE, through the
- * active-set routines that OpenSHMEM 1.4 and 1.5 implementations share (so
- * the same source compares both), and put-with-signal round trips where 1.5
- * is available. Each collective is followed by a barrier (the active-set
- * routines may reuse pSync only after one), included in the time.
+ * Collectives over all PEs, 8 B to 32 KiB per PE: broadcast, collect,
+ * fcollect, alltoall and a sum reduction, through the active-set routines
+ * that OpenSHMEM 1.4 and 1.5 implementations share (so the same source
+ * compares both). Each collective is followed by a barrier (the active-set
+ * routines may reuse pSync only after one), included in the time. Where 1.5
+ * is available, also the one-way latency of put-with-signal.
  *   oshrun -np N coll_bench
  */
 #include <shmem.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "bench_util.h"
 
-#define MAX_BYTES 65536
+#define MAX_BYTES 32768
 #define ITERS 200
 
 static long psync[SHMEM_REDUCE_SYNC_SIZE];
@@ -27,56 +27,57 @@ int main(void)
     long *src = shmem_malloc(MAX_BYTES * (size_t)n);
     long *dst = shmem_malloc(MAX_BYTES * (size_t)n);
     memset(src, 1, MAX_BYTES * (size_t)n);
-    shmem_barrier_all();
-    if (me == 0) {
-        char name[SHMEM_MAX_NAME_LEN];
-        shmem_info_get_name(name);
-        printf("# %s: %d PEs, best of 3, latency in us\n", name, n);
-        printf("%-10s %12s %12s %12s %12s\n", "bytes", "broadcast", "fcollect", "alltoall",
-               "sum_to_all");
-    }
-    for (size_t bytes = 8; bytes <= MAX_BYTES; bytes *= 4) {
-        size_t nlong = bytes / 8;
-        double t[4];
-        for (int op = 0; op < 4; op++) {
+    static const char *titles[] = {"Broadcast Latency Test", "Collect Latency Test",
+                                   "Fcollect Latency Test", "Alltoall Latency Test",
+                                   "Reduce Latency Test (long sum_to_all)"};
+    for (int op = 0; op < 5; op++) {
+        if (me == 0)
+            bench_section(titles[op], "Size          Latency (us)");
+        for (size_t bytes = 8; bytes <= MAX_BYTES; bytes *= 4) {
+            size_t nlong = bytes / 8;
+            double t;
             shmem_barrier_all();
-            BENCH_BEST_OF_3(t[op], for (int i = 0; i < ITERS; i++) {
+            BENCH_BEST_OF_3(t, for (int i = 0; i < ITERS; i++) {
                 switch (op) {
                 case 0: shmem_broadcast64(dst, src, nlong, 0, 0, 0, n, psync); break;
-                case 1: shmem_fcollect64(dst, src, nlong, 0, 0, n, psync); break;
-                case 2: shmem_alltoall64(dst, src, nlong, 0, 0, n, psync); break;
-                default:
-                    shmem_long_sum_to_all(dst, src, (int)nlong, 0, 0, n, pwrk, psync);
+                case 1: shmem_collect64(dst, src, nlong, 0, 0, n, psync); break;
+                case 2: shmem_fcollect64(dst, src, nlong, 0, 0, n, psync); break;
+                case 3: shmem_alltoall64(dst, src, nlong, 0, 0, n, psync); break;
+                default: shmem_long_sum_to_all(dst, src, (int)nlong, 0, 0, n, pwrk, psync);
                 }
-                /* The active-set routines may reuse pSync after a barrier only. */
                 shmem_barrier_all();
             });
+            if (me == 0)
+                printf("%-12zu %14.3f\n", bytes, t / ITERS);
         }
-        if (me == 0)
-            printf("%-10zu %12.3f %12.3f %12.3f %12.3f\n", bytes, t[0] / ITERS, t[1] / ITERS,
-                   t[2] / ITERS, t[3] / ITERS);
     }
 #if BENCH_HAVE_1_5
-    /* put_signal round trip between PE 0 and PE 1, 8 bytes each way. */
     if (n >= 2) {
         static uint64_t sig;
-        double t;
-        shmem_barrier_all();
-        if (me < 2) {
-            int peer = 1 - me;
-            BENCH_BEST_OF_3(t, for (int i = 1; i <= 10000; i++) {
-                uint64_t round = (uint64_t)i + 10000u * (uint64_t)rep_;
-                if (me == 0) {
-                    shmem_putmem_signal(dst, src, 8, &sig, round, SHMEM_SIGNAL_SET, peer);
-                    shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, round);
-                } else {
-                    shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, round);
-                    shmem_putmem_signal(dst, src, 8, &sig, round, SHMEM_SIGNAL_SET, peer);
-                }
-            });
+        double t = 0;
+        if (me == 0)
+            bench_section("Put Signal Latency Test (one way, put + signal_wait_until)",
+                          "Size          Latency (us)");
+        for (size_t bytes = 8; bytes <= MAX_BYTES; bytes *= 4) {
+            shmem_barrier_all();
+            sig = 0;
+            shmem_barrier_all();
+            if (me < 2) {
+                int peer = 1 - me;
+                uint64_t round = 0;
+                BENCH_BEST_OF_3(t, for (int i = 0; i < 10000; i++) {
+                    round++;
+                    if (me == 0) {
+                        shmem_putmem_signal(dst, src, bytes, &sig, round, SHMEM_SIGNAL_SET, peer);
+                        shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, round);
+                    } else {
+                        shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, round);
+                        shmem_putmem_signal(dst, src, bytes, &sig, round, SHMEM_SIGNAL_SET, peer);
+                    }
+                });
+            }
             if (me == 0)
-                printf("%-10s %12.3f  (put_signal + signal_wait_until, one way)\n", "signal",
-                       t / 10000 / 2);
+                printf("%-12zu %14.3f\n", bytes, t / 10000 / 2);
         }
     }
 #endif

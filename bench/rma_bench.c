@@ -1,22 +1,23 @@
 /*
- * Put and get latency and bandwidth between PE 0 and PE 1, 1 byte to 4 MiB,
- * with a plain memcpy of the same sizes as the machine's limit. Uses only
- * the standard OpenSHMEM API, so any implementation's oshcc builds it.
+ * Put and get between PE 0 and PE 1, 1 byte to 4 MiB, into the symmetric
+ * heap and into a global array: latency (blocking, and non-blocking plus
+ * quiet), bandwidth (a window of non-blocking transfers, one quiet), put
+ * message rate, and a plain memcpy of the same sizes as the machine's limit.
+ * Uses only the standard OpenSHMEM API.
  *
  *   oshrun -np 2 rma_bench [max_bytes]
- *
- * latency: time per blocking shmem_putmem (+ quiet) or shmem_getmem;
- * bandwidth: a window of non-blocking puts/gets, then one quiet.
  */
 #include <shmem.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_util.h"
 
-#define MAX_DEFAULT (4u << 20)
+#define MAX_BYTES (4u << 20)
 #define WINDOW 16
+#define RATE_MAX 4096
+
+static char global_target[MAX_BYTES];
 
 static int iterations(size_t size)
 {
@@ -25,6 +26,47 @@ static int iterations(size_t size)
     if (size <= 65536)
         return 2000;
     return size <= (1u << 20) ? 200 : 50;
+}
+
+enum kind { PUT, GET, PUT_NBI, GET_NBI, MEMCPY };
+
+/* Time per transfer, in us: blocking ones complete one by one; for the
+ * non-blocking ones each transfer is followed by its own quiet. */
+static double latency(enum kind k, char *remote, char *local, size_t size)
+{
+    int n = iterations(size);
+    double t;
+    BENCH_BEST_OF_3(t, for (int i = 0; i < n; i++) {
+        switch (k) {
+        case PUT: shmem_putmem(remote, local, size, 1); shmem_quiet(); break;
+        case GET: shmem_getmem(local, remote, size, 1); break;
+        case PUT_NBI: shmem_putmem_nbi(remote, local, size, 1); shmem_quiet(); break;
+        case GET_NBI: shmem_getmem_nbi(local, remote, size, 1); shmem_quiet(); break;
+        case MEMCPY: memcpy(remote, local, size); break;
+        }
+    });
+    return t / n;
+}
+
+/* MB/s over windows of WINDOW non-blocking transfers, one quiet each. */
+static double bandwidth(enum kind k, char *remote, char *local, size_t size)
+{
+    int rounds = iterations(size) / WINDOW;
+    double t;
+    BENCH_BEST_OF_3(t, for (int r = 0; r < rounds; r++) {
+        for (int w = 0; w < WINDOW; w++) {
+            size_t off = (size_t)w * size;
+            if (k == PUT)
+                shmem_putmem_nbi(remote + off, local + off, size, 1);
+            else if (k == GET)
+                shmem_getmem_nbi(local + off, remote + off, size, 1);
+            else
+                memcpy(remote + off, local + off, size);
+        }
+        shmem_quiet();
+        __asm__ __volatile__("" ::: "memory");
+    });
+    return (double)size * WINDOW * rounds / t;
 }
 
 int main(int argc, char **argv)
@@ -37,53 +79,57 @@ int main(int argc, char **argv)
         shmem_finalize();
         return 1;
     }
-    size_t max = argc > 1 ? strtoul(argv[1], NULL, 0) : MAX_DEFAULT;
-    char *target = shmem_malloc(max * WINDOW);
+    size_t max = argc > 1 ? strtoul(argv[1], NULL, 0) : MAX_BYTES;
+    if (max > MAX_BYTES)
+        max = MAX_BYTES;
+    char *heap_target = shmem_malloc(max * WINDOW);
     char *local = malloc(max * WINDOW), *copy = malloc(max * WINDOW);
-    memset(target, 1, max * WINDOW);
+    memset(heap_target, 1, max * WINDOW);
     memset(local, 2, max * WINDOW);
     memset(copy, 3, max * WINDOW);
     shmem_barrier_all();
 
     if (me == 0) {
-        char name[SHMEM_MAX_NAME_LEN];
-        shmem_info_get_name(name);
-        printf("# %s: PE 0 -> PE 1, best of 3\n", name);
-        printf("%10s %12s %12s %12s %12s %12s %10s\n", "bytes", "put_lat_us", "get_lat_us",
-               "put_MB/s", "get_MB/s", "memcpy_MB/s", "put/memcpy");
-        for (size_t size = 1; size <= max; size *= 2) {
-            int n = iterations(size);
-            double put_t, get_t, putbw_t, getbw_t, cpy_t;
-            BENCH_BEST_OF_3(put_t, for (int i = 0; i < n; i++) {
-                shmem_putmem(target, local, size, 1);
-                shmem_quiet();
-            });
-            BENCH_BEST_OF_3(get_t, for (int i = 0; i < n; i++) shmem_getmem(local, target, size, 1));
-            int rounds = n / WINDOW > 0 ? n / WINDOW : 1;
-            BENCH_BEST_OF_3(putbw_t, for (int r = 0; r < rounds; r++) {
-                for (int w = 0; w < WINDOW; w++)
-                    shmem_putmem_nbi(target + (size_t)w * size, local + (size_t)w * size, size, 1);
-                shmem_quiet();
-            });
-            BENCH_BEST_OF_3(getbw_t, for (int r = 0; r < rounds; r++) {
-                for (int w = 0; w < WINDOW; w++)
-                    shmem_getmem_nbi(local + (size_t)w * size, target + (size_t)w * size, size, 1);
-                shmem_quiet();
-            });
-            BENCH_BEST_OF_3(cpy_t, for (int r = 0; r < rounds; r++) {
-                for (int w = 0; w < WINDOW; w++)
-                    memcpy(copy + (size_t)w * size, local + (size_t)w * size, size);
-                __asm__ __volatile__("" ::: "memory");
-            });
-            double bytes = (double)size * WINDOW * rounds;
-            double put_mbs = bytes / putbw_t, get_mbs = bytes / getbw_t, cpy_mbs = bytes / cpy_t;
-            printf("%10zu %12.3f %12.3f %12.1f %12.1f %12.1f %10.2f\n", size, put_t / n, get_t / n,
-                   put_mbs, get_mbs, cpy_mbs, put_mbs / cpy_mbs);
+        static const struct {
+            const char *title;
+            enum kind kind;
+            int global;
+        } lat[] = {
+            {"Put Latency Test [heap]", PUT, 0},         {"Put Latency Test [global]", PUT, 1},
+            {"Get Latency Test [heap]", GET, 0},         {"Get Latency Test [global]", GET, 1},
+            {"Put_nbi Latency Test [heap]", PUT_NBI, 0}, {"Get_nbi Latency Test [heap]", GET_NBI, 0},
+        };
+        for (size_t t = 0; t < sizeof lat / sizeof lat[0]; t++) {
+            bench_section(lat[t].title, "Size          Latency (us)");
+            char *remote = lat[t].global ? global_target : heap_target;
+            size_t limit = lat[t].global ? (max < sizeof global_target ? max : sizeof global_target) : max;
+            for (size_t size = 1; size <= limit; size *= 2)
+                printf("%-12zu %14.3f\n", size, latency(lat[t].kind, remote, local, size));
             fflush(stdout);
         }
+        bench_section("Put Bandwidth Test [heap]", "Size          Bandwidth (MB/s)   memcpy (MB/s)");
+        for (size_t size = 1; size <= max; size *= 2)
+            printf("%-12zu %14.1f %14.1f\n", size, bandwidth(PUT, heap_target, local, size),
+                   bandwidth(MEMCPY, copy, local, size));
+        bench_section("Get Bandwidth Test [heap]", "Size          Bandwidth (MB/s)   memcpy (MB/s)");
+        for (size_t size = 1; size <= max; size *= 2)
+            printf("%-12zu %14.1f %14.1f\n", size, bandwidth(GET, heap_target, local, size),
+                   bandwidth(MEMCPY, copy, local, size));
+        bench_section("Put Message Rate Test [heap]", "Size          Messages/s");
+        for (size_t size = 1; size <= RATE_MAX && size <= max; size *= 2) {
+            double t;
+            const int n = 100000;
+            BENCH_BEST_OF_3(t, {
+                for (int i = 0; i < n; i++)
+                    shmem_putmem_nbi(heap_target + (size_t)(i % WINDOW) * size, local, size, 1);
+                shmem_quiet();
+            });
+            printf("%-12zu %14.0f\n", size, n / t * 1e6);
+        }
+        fflush(stdout);
     }
     shmem_barrier_all();
-    shmem_free(target);
+    shmem_free(heap_target);
     free(local);
     free(copy);
     shmem_finalize();

@@ -12,6 +12,8 @@
 #include <stddef.h>
 
 #define HEAP_MIN_ALIGN 64 /* a cache line: allocations never share one */
+#define HEAP_PAGE 4096
+#define HEAP_PAGE_ALIGN_FROM 65536 /* blocks this large start on a page */
 
 struct heap_block {
     size_t off;

@@ -29,7 +29,8 @@ struct oshm_sync_words {
     int64_t offset; /* collect: where a PE's block starts, sent by the previous PE */
     int64_t vote;   /* team creation: which pool slots are free */
     int64_t arrive; /* central barrier: arrivals, on the set's first PE */
-    int64_t release; /* central barrier: the last arrival's signal */
+    int64_t release; /* central barrier: the last arrival's signal; broadcast: source ready */
+    int64_t done;    /* broadcast: PEs that have their copy, on the root */
 };
 
 /* A set of PEs and its symmetric sync words. */
@@ -47,6 +48,7 @@ struct oshm_pe_set {
 #define OSHM_SYNC_VOTE_WORD (OSHM_BARRIER_MAX_ROUNDS + 1)
 #define OSHM_SYNC_ARRIVE_WORD (OSHM_BARRIER_MAX_ROUNDS + 2)
 #define OSHM_SYNC_RELEASE_WORD (OSHM_BARRIER_MAX_ROUNDS + 3)
+#define OSHM_SYNC_DONE_WORD (OSHM_BARRIER_MAX_ROUNDS + 4)
 
 static inline int oshm_set_pe(const struct oshm_pe_set *set, int index)
 {

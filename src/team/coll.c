@@ -14,15 +14,39 @@ static void finish(const struct oshm_pe_set *s)
     oshm_barrier_sync(s);
 }
 
+/* Adds one to WORD on world PE PE; waits for and takes units on a local word. */
+static void post(int64_t *word, int pe, const char *routine)
+{
+    hcomm_signal(CH, (uint64_t *)word, 1, HCOMM_SIGNAL_ADD, pe, routine);
+}
+
+static void take(int64_t *word, int64_t idle, int64_t units, const char *routine)
+{
+    oshm_wait_i64_ge(word, idle + units);
+    hcomm_amo(CH, word, sizeof *word, HCOMM_AMO_ADD, (uint64_t)-units, 0, hcomm.my_pe, routine);
+}
+
 void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                     int root, bool root_receives)
 {
-    oshm_barrier_sync(s);
-    if (s->my_index != root)
+    /* No barrier: the root tells each PE that its source is ready, each PE
+     * copies it and tells the root, and only the root waits for everyone
+     * (it may not change its source before all have read it). */
+    int64_t *ready = &s->sync[OSHM_SYNC_RELEASE_WORD];
+    int64_t *done = &s->sync[OSHM_SYNC_DONE_WORD];
+    if (s->my_index == root) {
+        for (int i = 0; i < s->size; i++)
+            if (i != root)
+                post(ready, oshm_set_pe(s, i), "broadcast");
+        if (root_receives && dest != source)
+            memmove(dest, source, bytes);
+        if (s->size > 1)
+            take(done, s->idle, s->size - 1, "broadcast");
+    } else {
+        take(ready, s->idle, 1, "broadcast");
         hcomm_get(CH, dest, source, bytes, oshm_set_pe(s, root), false, "broadcast");
-    else if (root_receives && dest != source)
-        memmove(dest, source, bytes);
-    finish(s);
+        post(done, oshm_set_pe(s, root), "broadcast");
+    }
 }
 
 /* Puts BYTES at AT on every PE of the set; PE j's data is at source +

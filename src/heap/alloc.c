@@ -83,10 +83,6 @@ int heap_alloc_get(struct heap_alloc *a, size_t size, size_t align, size_t *off)
         return -1;
     if (align < HEAP_MIN_ALIGN)
         align = HEAP_MIN_ALIGN;
-    /* Large blocks start on a page: copies between them and page-aligned
-     * buffers run at full speed. */
-    if (size >= HEAP_PAGE_ALIGN_FROM && align < HEAP_PAGE)
-        align = HEAP_PAGE;
     size = round_up(size, HEAP_MIN_ALIGN);
     for (size_t i = 0; i < a->count; i++) {
         struct heap_block b = a->blocks[i];

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Every routine in the OpenSHMEM 1.5 API list is exported by libshmem (as
-# shmem_* and as its profiling name pshmem_*) and declared by <shmem.h>.
+# shmem_* and as its profiling name pshmem_*) and declared by <shmem.h>
+# (and <pshmem.h>).
 #   api_names_test.sh API_LIST LIBSHMEM_SO OSHCC
 set -u
 list=$1 lib=$2 oshcc=$3
@@ -31,6 +32,16 @@ fi
 } >"$tmp/names.c"
 if ! "$oshcc" -std=c11 -Werror -c -o "$tmp/names.o" "$tmp/names.c" 2>"$tmp/cc.log"; then
     echo "not declared by <shmem.h>:"; grep -o "'[a-z_0-9]*' undeclared" "$tmp/cc.log" | head -50; failed=1
+fi
+# And every profiling name by <pshmem.h>.
+{
+    echo '#include <pshmem.h>'
+    echo 'void *const oshm_all_profiling_names[] = {'
+    sed 's/.*/    (void *)\&&,/' "$tmp/wanted_p"
+    echo '};'
+} >"$tmp/pnames.c"
+if ! "$oshcc" -std=c11 -Werror -c -o "$tmp/pnames.o" "$tmp/pnames.c" 2>"$tmp/pcc.log"; then
+    echo "not declared by <pshmem.h>:"; grep -o "'[a-z_0-9]*' undeclared" "$tmp/pcc.log" | head -50; failed=1
 fi
 total=$(wc -l <"$tmp/wanted")
 if [ $failed = 0 ]; then

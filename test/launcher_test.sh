@@ -49,6 +49,9 @@ expect "non-symmetric address is a clear error" nonzero "shmem_long_put: address
     -- "$OSHRUN" -np 2 "$FAULTS" bad_addr
 expect "freeing a non-heap pointer is a clear error" nonzero "shmem_free: 0x[0-9a-f]+ was not returned by a symmetric allocation" 5 \
     -- "$OSHRUN" -np 2 "$FAULTS" free_stack
+expect "SHMEM_DEBUG: different allocation sizes are a clear error" nonzero \
+    "shmem_malloc: this PE asks for 128 bytes aligned to 0, PE 0 for 64 aligned to 0" 5 \
+    -- env SHMEM_DEBUG=1 "$OSHRUN" -np 2 "$FAULTS" asymmetric_malloc
 expect "bad SHMEM_SYMMETRIC_SIZE is a clear error" nonzero 'SHMEM_SYMMETRIC_SIZE="12Q" is not a size' 5 \
     -- env SHMEM_SYMMETRIC_SIZE=12Q "$OSHRUN" -np 2 "$RING"
 expect "a stranger cannot join the bootstrap" 0 "refused a bootstrap connection from pid [0-9]+: not a member" 10 \

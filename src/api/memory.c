@@ -14,10 +14,31 @@
 #include "core/log.h"
 #include "core/runtime.h"
 #include "heap/heap.h"
+#include "hcomm/hcomm.h"
+
+/* SHMEM_DEBUG: every PE must ask for the same size and alignment, or the
+ * heap stops being symmetric without a word. Compares with PE 0. */
+static void check_same_request(size_t size, size_t align, const char *routine)
+{
+    int64_t *mine = &oshm_rt.world.sync[OSHM_SYNC_REQUEST_WORD];
+    mine[0] = (int64_t)size;
+    mine[1] = (int64_t)align;
+    oshm_sync_world();
+    int64_t first[2];
+    hcomm_get(&hcomm.default_channel, first, mine, sizeof first, 0, false, routine);
+    /* PE 0 may not write its next request before everyone has read this one. */
+    oshm_sync_world();
+    if (first[0] != mine[0] || first[1] != mine[1])
+        oshm_fatal("%s: this PE asks for %zu bytes aligned to %zu, PE 0 for %lld aligned to %lld: "
+                   "every PE must make the same symmetric allocation", routine, size, align,
+                   (long long)first[0], (long long)first[1]);
+}
 
 static void *allocate(size_t size, size_t align, bool zero, const char *routine)
 {
     oshm_require_init(routine);
+    if (oshm_env.debug)
+        check_same_request(size, align, routine);
     void *p = NULL;
     if (size) {
         p = oshm_heap_alloc(size, align);

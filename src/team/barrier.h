@@ -31,6 +31,7 @@ struct oshm_sync_words {
     int64_t arrive; /* central barrier: arrivals, on the set's first PE */
     int64_t release; /* central barrier: the last arrival's signal; broadcast: source ready */
     int64_t done;    /* broadcast: PEs that have their copy, on the root */
+    int64_t request[2]; /* SHMEM_DEBUG: this PE's size and alignment of a symmetric allocation */
 };
 
 /* A set of PEs and its symmetric sync words. */
@@ -49,6 +50,7 @@ struct oshm_pe_set {
 #define OSHM_SYNC_ARRIVE_WORD (OSHM_BARRIER_MAX_ROUNDS + 2)
 #define OSHM_SYNC_RELEASE_WORD (OSHM_BARRIER_MAX_ROUNDS + 3)
 #define OSHM_SYNC_DONE_WORD (OSHM_BARRIER_MAX_ROUNDS + 4)
+#define OSHM_SYNC_REQUEST_WORD (OSHM_BARRIER_MAX_ROUNDS + 5)
 
 static inline int oshm_set_pe(const struct oshm_pe_set *set, int index)
 {

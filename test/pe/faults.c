@@ -68,6 +68,10 @@ int main(int argc, char **argv)
             printf("stranger refused\n");
         }
         shmem_barrier_all();
+    } else if (!strcmp(mode, "asymmetric_malloc")) {
+        /* PEs ask for different sizes: with SHMEM_DEBUG a clear error. */
+        void *p = shmem_malloc(64 + (size_t)me * 64);
+        shmem_free(p);
     } else if (!strcmp(mode, "lines")) {
         /* Many lines from every PE at once: each must come out whole. */
         for (int i = 0; i < 2000; i++)

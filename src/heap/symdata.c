@@ -7,6 +7,8 @@
  */
 #include <elf.h>
 #include <link.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -42,6 +44,31 @@ static int find_main_segment(struct dl_phdr_info *info, size_t size, void *arg)
         }
     }
     return 1;
+}
+
+static uintptr_t relro_lo, relro_hi; /* pages to keep read-only */
+
+/* A child of fork() would otherwise share the parent's globals (the segment
+ * is MAP_SHARED now): give it a private copy of them, as fork promises. */
+static void private_copy_in_child(void)
+{
+    if (!oshm_symdata.base || oshm_symdata.mem.fd < 0)
+        return;
+    size_t len = oshm_symdata.size;
+    void *copy = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (copy == MAP_FAILED)
+        return;
+    /* The memfd holds exactly what the segment holds; read it with the raw
+     * system call (no sanitizer check of the segment's redzones). */
+    if (syscall(SYS_pread64, oshm_symdata.mem.fd, copy, len, (off_t)0) != (ssize_t)len ||
+        mremap(copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, oshm_symdata.base) == MAP_FAILED) {
+        munmap(copy, len);
+        return;
+    }
+    if (relro_hi > relro_lo)
+        mprotect((void *)relro_lo, relro_hi - relro_lo, PROT_READ);
+    close(oshm_symdata.mem.fd);
+    oshm_symdata.mem.fd = -1;
 }
 
 int oshm_symdata_init(void)
@@ -80,11 +107,17 @@ int oshm_symdata_init(void)
     if (r.relro_end > start && r.relro_start < end) {
         uintptr_t rs = r.relro_start < start ? start : r.relro_start & ~(page - 1);
         uintptr_t re = r.relro_end & ~(page - 1);
-        if (re > rs)
+        if (re > rs) {
             mprotect((void *)rs, re - rs, PROT_READ);
+            relro_lo = rs;
+            relro_hi = re;
+        }
     }
     oshm_symdata.base = (char *)start;
     oshm_symdata.size = len;
+    static bool registered;
+    if (!registered && pthread_atfork(NULL, NULL, private_copy_in_child) == 0)
+        registered = true;
     return 0;
 }
 

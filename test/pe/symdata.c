@@ -1,6 +1,8 @@
 /* Global and static data are symmetric: initialized, zero-initialized,
  * static in a function, large arrays; reached by put, get and shmem_ptr. */
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -40,6 +42,22 @@ int main(void)
     CHECK(peer && peer[12345] == (char)next, "shmem_ptr into a static array");
     int *peer_static = shmem_ptr(&initialized_global, prev);
     CHECK(peer_static && *peer_static == 5000 + (prev + n - 1) % n, "shmem_ptr to a global");
+    shmem_barrier_all();
+
+    /* A forked child gets its own copy of the globals, as fork promises:
+     * its writes do not reach the parent. */
+    int before = initialized_global;
+    pid_t child = fork();
+    if (child == 0) {
+        initialized_global = -1;
+        big_static[0] = 42;
+        _exit(initialized_global == -1 ? 0 : 1);
+    }
+    int status = -1;
+    waitpid(child, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+    CHECK(initialized_global == before && big_static[0] == (char)me,
+          "a forked child's write reached the parent's globals");
     shmem_barrier_all();
     shmem_finalize();
     if (me == 0)

@@ -129,7 +129,7 @@ _Noreturn void hcomm_bad_addr(const void *addr, size_t len, int pe, const char *
 static inline int hcomm_seg_of(const void *addr, size_t len)
 {
     uintptr_t a = (uintptr_t)addr;
-    for (int s = 0; s < 2; s++) {
+    for (int s = HCOMM_SEG_HEAP; s <= HCOMM_SEG_DATA; s++) {
         const struct hcomm_seg *g = &hcomm.seg[s];
         if (a - g->base < g->size && len <= g->size - (a - g->base))
             return s;

@@ -2,7 +2,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "core/kvstore.h"
@@ -21,12 +20,7 @@ static int single_fence(void) { return 0; }
 
 static int single_get(int rank, const char *key, void *value, size_t len)
 {
-    size_t have;
-    const void *v = oshm_kv_find(&single_store, rank, key, &have);
-    if (!v || have != len)
-        return -1;
-    memcpy(value, v, len);
-    return 0;
+    return oshm_kv_get(&single_store, rank, key, value, len);
 }
 
 static _Noreturn void single_abort(int status, const char *message)

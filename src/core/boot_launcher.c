@@ -71,12 +71,7 @@ lost:
 
 static int launcher_get(int rank, const char *key, void *value, size_t len)
 {
-    size_t have;
-    const void *v = oshm_kv_find(&store, rank, key, &have);
-    if (!v || have != len)
-        return -1;
-    memcpy(value, v, len);
-    return 0;
+    return oshm_kv_get(&store, rank, key, value, len);
 }
 
 static _Noreturn void launcher_abort(int status, const char *message)

@@ -46,13 +46,13 @@ int oshm_kv_set(struct oshm_kvstore *kv, int rank, const char *key, const void *
     return 0;
 }
 
-const void *oshm_kv_find(const struct oshm_kvstore *kv, int rank, const char *key, size_t *len)
+int oshm_kv_get(const struct oshm_kvstore *kv, int rank, const char *key, void *value, size_t len)
 {
     struct oshm_kv_entry **slot = find_slot((struct oshm_kvstore *)kv, rank, key);
-    if (!*slot)
-        return NULL;
-    *len = (*slot)->len;
-    return (*slot)->value;
+    if (!*slot || (*slot)->len != len)
+        return -1;
+    memcpy(value, (*slot)->value, len);
+    return 0;
 }
 
 void oshm_kv_clear(struct oshm_kvstore *kv)

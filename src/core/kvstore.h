@@ -15,8 +15,9 @@ struct oshm_kvstore {
 
 int oshm_kv_set(struct oshm_kvstore *kv, int rank, const char *key, const void *value,
                 size_t len);
-/* Returns the value and its length, or NULL when absent. */
-const void *oshm_kv_find(const struct oshm_kvstore *kv, int rank, const char *key, size_t *len);
+/* Copies the value of (RANK, KEY) into VALUE. -1 when it is absent or not
+ * exactly LEN bytes. */
+int oshm_kv_get(const struct oshm_kvstore *kv, int rank, const char *key, void *value, size_t len);
 void oshm_kv_clear(struct oshm_kvstore *kv);
 
 /* Serialization of a list of (key, value) records: "u32 keylen, key,

@@ -54,39 +54,9 @@
     X(64, uint64_t)                        \
     X(128, shmem_uint128_unit_t)
 
-/* Table "Standard AMO Types and Names": fetch-add, add, inc, cswap, ...
- * X(TYPE, TYPENAME, UNSIGNED_TYPE) where UNSIGNED_TYPE has the same width. */
-#define SHMEM_AMO_STANDARD_TABLE(X)                    \
-    X(int, int, unsigned int)                          \
-    X(long, long, unsigned long)                       \
-    X(long long, longlong, unsigned long long)         \
-    X(unsigned int, uint, unsigned int)                \
-    X(unsigned long, ulong, unsigned long)             \
-    X(unsigned long long, ulonglong, unsigned long long) \
-    X(int32_t, int32, uint32_t)                        \
-    X(int64_t, int64, uint64_t)                        \
-    X(uint32_t, uint32, uint32_t)                      \
-    X(uint64_t, uint64, uint64_t)                      \
-    X(size_t, size, size_t)                            \
-    X(ptrdiff_t, ptrdiff, size_t)
-
-/* Table "Extended AMO Types and Names": fetch, set, swap. */
-#define SHMEM_AMO_EXTENDED_TABLE(X)                    \
-    X(float, float, uint32_t)                          \
-    X(double, double, uint64_t)                        \
-    SHMEM_AMO_STANDARD_TABLE(X)
-
-/* Table "Bitwise AMO Types and Names": and, or, xor. */
-#define SHMEM_AMO_BITWISE_TABLE(X)                     \
-    X(unsigned int, uint, unsigned int)                \
-    X(unsigned long, ulong, unsigned long)             \
-    X(unsigned long long, ulonglong, unsigned long long) \
-    X(int32_t, int32, uint32_t)                        \
-    X(int64_t, int64, uint64_t)                        \
-    X(uint32_t, uint32, uint32_t)                      \
-    X(uint64_t, uint64, uint64_t)
-
-/* Distinct C types of the AMO tables, for _Generic. */
+/* AMO tables: X(TYPE, TYPENAME, UNSIGNED_TYPE), UNSIGNED_TYPE of the same
+ * width. First the distinct C types (for _Generic), then the full tables of
+ * the specification built from them. */
 #define SHMEM_AMO_STANDARD_GENERIC_TABLE(X)            \
     X(int, int, unsigned int)                          \
     X(long, long, unsigned long)                       \
@@ -104,6 +74,28 @@
     X(unsigned long long, ulonglong, unsigned long long) \
     X(int32_t, int32, uint32_t)                        \
     X(int64_t, int64, uint64_t)
+
+/* Table "Standard AMO Types and Names": fetch-add, add, inc, cswap, ... */
+#define SHMEM_AMO_STANDARD_TABLE(X)                    \
+    SHMEM_AMO_STANDARD_GENERIC_TABLE(X)                \
+    X(int32_t, int32, uint32_t)                        \
+    X(int64_t, int64, uint64_t)                        \
+    X(uint32_t, uint32, uint32_t)                      \
+    X(uint64_t, uint64, uint64_t)                      \
+    X(size_t, size, size_t)                            \
+    X(ptrdiff_t, ptrdiff, size_t)
+
+/* Table "Extended AMO Types and Names": fetch, set, swap. */
+#define SHMEM_AMO_EXTENDED_TABLE(X)                    \
+    X(float, float, uint32_t)                          \
+    X(double, double, uint64_t)                        \
+    SHMEM_AMO_STANDARD_TABLE(X)
+
+/* Table "Bitwise AMO Types and Names": and, or, xor. */
+#define SHMEM_AMO_BITWISE_TABLE(X)                     \
+    SHMEM_AMO_BITWISE_GENERIC_TABLE(X)                 \
+    X(uint32_t, uint32, uint32_t)                      \
+    X(uint64_t, uint64, uint64_t)
 
 /* Table "Point-to-Point Synchronization Types and Names". */
 #define SHMEM_P2P_GENERIC_TABLE(X)                     \

@@ -23,26 +23,24 @@ fi
 if [ -n "$missing_p" ]; then
     echo "no profiling name: $(echo "$missing_p" | wc -l) names:"; echo "$missing_p" | head -50; failed=1
 fi
-# Declared: taking each routine's address compiles without an implicit declaration.
-{
-    echo '#include <shmem.h>'
-    echo 'void *const oshm_all_routines[] = {'
-    sed 's/.*/    (void *)\&&,/' "$tmp/wanted"
-    echo '};'
-} >"$tmp/names.c"
-if ! "$oshcc" -std=c11 -Werror -c -o "$tmp/names.o" "$tmp/names.c" 2>"$tmp/cc.log"; then
-    echo "not declared by <shmem.h>:"; grep -o "'[a-z_0-9]*' undeclared" "$tmp/cc.log" | head -50; failed=1
-fi
-# And every profiling name by <pshmem.h>.
-{
-    echo '#include <pshmem.h>'
-    echo 'void *const oshm_all_profiling_names[] = {'
-    sed 's/.*/    (void *)\&&,/' "$tmp/wanted_p"
-    echo '};'
-} >"$tmp/pnames.c"
-if ! "$oshcc" -std=c11 -Werror -c -o "$tmp/pnames.o" "$tmp/pnames.c" 2>"$tmp/pcc.log"; then
-    echo "not declared by <pshmem.h>:"; grep -o "'[a-z_0-9]*' undeclared" "$tmp/pcc.log" | head -50; failed=1
-fi
+# Declared: taking each routine's address compiles without an implicit
+# declaration.  check_declared HEADER NAME_LIST
+check_declared() {
+    local header=$1 names=$2 base
+    base=$tmp/$(basename "$names")
+    {
+        echo "#include <$header>"
+        echo 'void *const oshm_all_routines[] = {'
+        sed 's/.*/    (void *)\&&,/' "$names"
+        echo '};'
+    } >"$base.c"
+    if ! "$oshcc" -std=c11 -Werror -c -o "$base.o" "$base.c" 2>"$base.log"; then
+        echo "not declared by <$header>:"; grep -oE "[a-z_0-9]+. undeclared" "$base.log" | head -50
+        failed=1
+    fi
+}
+check_declared shmem.h "$tmp/wanted"
+check_declared pshmem.h "$tmp/wanted_p"
 total=$(wc -l <"$tmp/wanted")
 if [ $failed = 0 ]; then
     echo "api names: $total passed, 0 failed"

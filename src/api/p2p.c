@@ -22,6 +22,7 @@ void oshm_bad_cmp(int cmp, const char *routine)
                            size_t *included, const char *routine)                             \
     {                                                                                         \
         size_t hits = 0;                                                                      \
+        oshm_progress();                                                                      \
         *first = SIZE_MAX;                                                                    \
         *included = 0;                                                                        \
         for (size_t i = 0; i < nelems; i++) {                                                 \
@@ -102,6 +103,7 @@ void oshm_bad_cmp(int cmp, const char *routine)
     }                                                                                         \
     OSHM_FN(int, shmem_##N##_test, (T * ivar, int cmp, T cmp_value))                          \
     {                                                                                         \
+        oshm_progress();                                                                      \
         return OSHM_COMPARE(LOAD(ivar), cmp, cmp_value, "shmem_" #N "_test");                 \
     }                                                                                         \
     OSHM_FN(int, shmem_##N##_test_all,                                                        \

@@ -3,6 +3,7 @@
  * after the data of the same put, so a PE that sees the signal sees the data.
  */
 #include "api/api.h"
+#include "core/spin.h"
 #include "api/ctx.h"
 #include "api/p2p.h"
 #include "core/log.h"
@@ -59,6 +60,7 @@ DEFINE_PUT_SIGNAL(putmem, void, 1)
 
 OSHM_FN(uint64_t, shmem_signal_fetch, (const uint64_t *sig_addr))
 {
+    oshm_progress(); /* a caller may poll with it */
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
 

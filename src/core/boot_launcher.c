@@ -2,6 +2,8 @@
  * Bootstrap through oshrun's built-in launcher: one socket to the launcher;
  * puts are kept locally and exchanged as one allgather at the fence.
  */
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "core/boot.h"
 #include "core/boot_wire.h"
 #include "core/kvstore.h"
+#include "core/spin.h"
 
 static int launcher_fd = -1;
 static char *pending;      /* this PE's puts since the last fence, serialized */
@@ -32,6 +35,24 @@ static int launcher_put(const char *key, const void *value, size_t len)
     return oshm_kv_set(&store, oshm_boot.rank, key, value, len);
 }
 
+/* Other PEs may need this PE's transport to complete what they started
+ * before they join the exchange: wait for the reply while progressing it. */
+static int wait_reply(void)
+{
+    if (!oshm_progress_hook)
+        return 0;
+    struct pollfd p = {.fd = launcher_fd, .events = POLLIN};
+    uint32_t spins = 0;
+    for (;;) {
+        int r = poll(&p, 1, 0);
+        if (r > 0)
+            return 0;
+        if (r < 0 && errno != EINTR)
+            return -1;
+        oshm_spin_step(&spins);
+    }
+}
+
 static int launcher_fence(void)
 {
     if (send_msg(BOOT_WIRE_ALLGATHER, pending, pending_len) != 0)
@@ -39,6 +60,8 @@ static int launcher_fence(void)
     free(pending);
     pending = NULL;
     pending_len = 0;
+    if (wait_reply() != 0)
+        goto lost;
 
     struct boot_wire_hdr h;
     if (boot_wire_read_all(launcher_fd, &h, sizeof h) != 0 || h.type != BOOT_WIRE_ALLGATHER)

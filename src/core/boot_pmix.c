@@ -8,9 +8,12 @@
 
 #ifdef OSHM_HAVE_PMIX
 #include <pmix.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "core/spin.h"
 
 static pmix_proc_t myproc;
 
@@ -23,6 +26,18 @@ static int pmix_boot_put(const char *key, const void *value, size_t len)
     return PMIx_Put(PMIX_GLOBAL, key, &v) == PMIX_SUCCESS ? 0 : -1;
 }
 
+struct fence_wait {
+    atomic_int done;
+    pmix_status_t status;
+};
+
+static void fence_done(pmix_status_t status, void *cbdata)
+{
+    struct fence_wait *w = cbdata;
+    w->status = status;
+    atomic_store_explicit(&w->done, 1, memory_order_release);
+}
+
 static int pmix_boot_fence(void)
 {
     if (PMIx_Commit() != PMIX_SUCCESS)
@@ -31,7 +46,21 @@ static int pmix_boot_fence(void)
     bool collect = true;
     PMIX_INFO_CONSTRUCT(&info);
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
-    pmix_status_t rc = PMIx_Fence(NULL, 0, &info, 1);
+    pmix_status_t rc;
+    if (!oshm_progress_hook) {
+        rc = PMIx_Fence(NULL, 0, &info, 1);
+    } else {
+        /* Other PEs may need this PE's transport to complete what they
+         * started before they join the fence: progress it meanwhile. */
+        struct fence_wait w = {.done = 0, .status = PMIX_SUCCESS};
+        rc = PMIx_Fence_nb(NULL, 0, &info, 1, fence_done, &w);
+        uint32_t spins = 0;
+        if (rc == PMIX_SUCCESS) {
+            while (!atomic_load_explicit(&w.done, memory_order_acquire))
+                oshm_spin_step(&spins);
+            rc = w.status;
+        }
+    }
     PMIX_INFO_DESTRUCT(&info);
     return rc == PMIX_SUCCESS ? 0 : -1;
 }

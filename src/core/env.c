@@ -68,6 +68,21 @@ void oshm_env_read(void)
     oshm_env.debug = oshm_parse_bool(getenv("SHMEM_DEBUG"));
     oshm_env.version = oshm_parse_bool(getenv("SHMEM_VERSION"));
     oshm_env.info = oshm_parse_bool(getenv("SHMEM_INFO"));
+    v = getenv("SHMEM_TRANSPORT");
+    if (!v || !*v || strcasecmp(v, "auto") == 0)
+        oshm_env.transport = OSHM_TRANSPORT_AUTO;
+    else if (strcasecmp(v, "shm") == 0)
+        oshm_env.transport = OSHM_TRANSPORT_SHM;
+    else if (strcasecmp(v, "ucx") == 0)
+        oshm_env.transport = OSHM_TRANSPORT_UCX;
+    else
+        oshm_fatal("SHMEM_TRANSPORT=\"%s\" is not a transport; use auto, shm or ucx", v);
+    oshm_env.node_id = getenv("SHMEM_NODE_ID");
+}
+
+const char *oshm_transport_name(enum oshm_transport_choice t)
+{
+    return t == OSHM_TRANSPORT_SHM ? "shm" : t == OSHM_TRANSPORT_UCX ? "ucx" : "auto";
 }
 
 void oshm_env_print_info(void)
@@ -76,7 +91,12 @@ void oshm_env_print_info(void)
            "  SHMEM_SYMMETRIC_SIZE  %zu bytes  symmetric heap size per PE (K/M/G/T suffixes)\n"
            "  SHMEM_DEBUG           %d  extra argument checks and debug messages\n"
            "  SHMEM_VERSION         %d  print the library version at start-up\n"
-           "  SHMEM_INFO            %d  print this table at start-up\n",
-           oshm_env.symmetric_size, oshm_env.debug, oshm_env.version, oshm_env.info);
+           "  SHMEM_INFO            %d  print this table at start-up\n"
+           "  SHMEM_TRANSPORT       %s  auto (shared memory in a node, UCX between nodes), "
+           "shm or ucx\n"
+           "  SHMEM_NODE_ID         %s  PEs of one host with different ids are on different "
+           "nodes (%%p: the PE number, %%Kp: PE / K)\n",
+           oshm_env.symmetric_size, oshm_env.debug, oshm_env.version, oshm_env.info,
+           oshm_transport_name(oshm_env.transport), oshm_env.node_id ? oshm_env.node_id : "(unset)");
     fflush(stdout);
 }

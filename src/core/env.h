@@ -7,11 +7,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* SHMEM_TRANSPORT: how PEs reach each other. */
+enum oshm_transport_choice {
+    OSHM_TRANSPORT_AUTO, /* shared memory within a node, UCX between nodes */
+    OSHM_TRANSPORT_SHM,  /* shared memory only: the job must fit on one node */
+    OSHM_TRANSPORT_UCX,  /* UCX to every other PE, even on the same node */
+};
+
 struct oshm_env {
     size_t symmetric_size; /* SHMEM_SYMMETRIC_SIZE */
     bool debug;            /* SHMEM_DEBUG: extra checks and messages */
     bool version;          /* SHMEM_VERSION: print the library version */
     bool info;             /* SHMEM_INFO: print the variables and their values */
+    enum oshm_transport_choice transport; /* SHMEM_TRANSPORT */
+    const char *node_id;   /* SHMEM_NODE_ID: splits one host into several nodes */
 };
 
 extern struct oshm_env oshm_env;
@@ -20,6 +29,7 @@ extern struct oshm_env oshm_env;
 
 /* Reads the variables; a malformed value is a fatal error naming it. */
 void oshm_env_read(void);
+const char *oshm_transport_name(enum oshm_transport_choice t);
 /* Prints the SHMEM_INFO table to stdout. */
 void oshm_env_print_info(void);
 

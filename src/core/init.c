@@ -58,7 +58,7 @@ static void finalize_at_exit(void)
         shmem_finalize();
 }
 
-static int setup(void)
+static int setup(int thread_level)
 {
     oshm_env_read();
     if (oshm_boot_init() != 0)
@@ -77,7 +77,7 @@ static int setup(void)
                        &oshm_heap.mem);
     hcomm_register_seg(HCOMM_SEG_DATA, (uintptr_t)oshm_symdata.base, oshm_symdata.size,
                        &oshm_symdata.mem);
-    if (hcomm_init() != 0)
+    if (hcomm_init(thread_level == SHMEM_THREAD_MULTIPLE) != 0)
         return -1;
 
     /* The first allocation: at the same offset on every PE. */
@@ -104,7 +104,7 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
         fprintf(stderr, "shmem: shmem_init_thread: unknown thread level %d\n", requested);
         return -1;
     }
-    if (setup() != 0) {
+    if (setup(requested) != 0) {
         fprintf(stderr, "shmem: start-up failed\n");
         return -1;
     }

@@ -14,6 +14,16 @@
  * need it; otherwise it spins longer for a lower wake-up latency. */
 extern bool oshm_oversubscribed;
 
+/* Set when a backend needs this PE's CPU to carry out operations that
+ * target it (UCX over tcp does): every poll of a wait calls it. */
+extern void (*oshm_progress_hook)(void);
+
+static inline void oshm_progress(void)
+{
+    if (__builtin_expect(oshm_progress_hook != 0, 0))
+        oshm_progress_hook();
+}
+
 #define OSHM_SPIN_SHARED_CORES 2
 #define OSHM_SPIN_OWN_CORE 4096
 
@@ -29,6 +39,7 @@ static inline void oshm_cpu_relax(void)
 /* One step of a wait loop; *count is the caller's iteration counter. */
 static inline void oshm_spin_step(uint32_t *count)
 {
+    oshm_progress();
     if (++*count < (oshm_oversubscribed ? OSHM_SPIN_SHARED_CORES : OSHM_SPIN_OWN_CORE))
         oshm_cpu_relax();
     else

@@ -25,6 +25,13 @@ enum hcomm_seg_id {
     HCOMM_MAX_SEGS = 4,
 };
 
+/* Each backend keeps its per-peer state in ep->priv[id]. */
+enum hcomm_backend_id {
+    HCOMM_BACKEND_SHM = 0,
+    HCOMM_BACKEND_UCX = 1,
+    HCOMM_MAX_BACKENDS = 4,
+};
+
 enum hcomm_signal_op {
     HCOMM_SIGNAL_SET = 0,
     HCOMM_SIGNAL_ADD = 1,
@@ -56,6 +63,7 @@ struct hcomm_ep;
 
 struct hcomm_ops {
     const char *name;
+    enum hcomm_backend_id id;
     /* RADDR is where the peer's memory is reached: ep->seg_base[seg] + offset.
      * Non-blocking forms complete at quiet; blocking ones on return (put:
      * the source may be reused). */
@@ -83,14 +91,19 @@ struct hcomm_ops {
     void *(*ptr)(struct hcomm_ep *ep, int seg, uintptr_t raddr);
     void (*fence)(struct hcomm_channel *ch);
     void (*quiet)(struct hcomm_channel *ch);
+    /* Moves this PE's share of the communication along (a backend whose
+     * peers' operations are carried out by the target's CPU); NULL if none. */
+    void (*progress)(void);
 };
 
 struct hcomm_ep {
-    const struct hcomm_ops *ops;
+    const struct hcomm_ops *ops;     /* RMA */
+    const struct hcomm_ops *amo_ops; /* AMOs and signals: see hcomm_init */
     int pe;
+    /* Where OPS address the peer's segments: the mapping in this process for
+     * shm, the peer's own address for a network backend. */
     uintptr_t seg_base[HCOMM_MAX_SEGS];
-    void *seg_key[HCOMM_MAX_SEGS];
-    void *priv;
+    void *priv[HCOMM_MAX_BACKENDS];
 };
 
 struct hcomm_channel {
@@ -107,8 +120,9 @@ struct hcomm_domain {
     pid_t *pid_of;
     struct hcomm_seg seg[HCOMM_MAX_SEGS];
     struct hcomm_ep *eps;    /* one per PE, including this one */
-    const struct hcomm_ops *backends[4]; /* distinct backends in use */
+    const struct hcomm_ops *backends[HCOMM_MAX_BACKENDS]; /* distinct backends in use */
     int n_backends;
+    bool amo_over_network;   /* every AMO and signal goes through the network backend */
     struct hcomm_channel default_channel;
 };
 
@@ -116,7 +130,7 @@ extern struct hcomm_domain hcomm;
 
 /* Collective over the bootstrap: learns where every PE is and connects an
  * endpoint to each. The segments must be registered first. */
-int hcomm_init(void);
+int hcomm_init(bool thread_multi);
 void hcomm_fini(void);
 
 /* Makes a local range symmetric; peers reach it at the same offset. */
@@ -142,6 +156,13 @@ static inline struct hcomm_ep *hcomm_ep_of(int pe, const char *routine)
     if (__builtin_expect((unsigned)pe >= (unsigned)hcomm.n_pes, 0))
         hcomm_bad_pe(pe, routine);
     return &hcomm.eps[pe];
+}
+
+/* True when this PE reaches PE's memory with plain loads and stores. */
+static inline bool hcomm_load_store(int pe)
+{
+    struct hcomm_ep *ep = &hcomm.eps[pe];
+    return ep->ops->ptr(ep, HCOMM_SEG_HEAP, ep->seg_base[HCOMM_SEG_HEAP]) != NULL;
 }
 
 /* Resolves a symmetric address of this PE to where PE's copy is reached. */
@@ -183,7 +204,7 @@ static inline void hcomm_signal(struct hcomm_channel *ch, uint64_t *sig, uint64_
     struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
     int seg;
     uintptr_t r = hcomm_remote(ep, sig, sizeof *sig, &seg, routine);
-    ep->ops->signal(ch, ep, seg, r, value, op);
+    ep->amo_ops->signal(ch, ep, seg, r, value, op);
 }
 
 static inline uint64_t hcomm_amo(struct hcomm_channel *ch, void *dest, size_t size,
@@ -193,7 +214,7 @@ static inline uint64_t hcomm_amo(struct hcomm_channel *ch, void *dest, size_t si
     struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
     int seg;
     uintptr_t r = hcomm_remote(ep, dest, size, &seg, routine);
-    return ep->ops->amo(ch, ep, seg, r, op, size, operand, compare);
+    return ep->amo_ops->amo(ch, ep, seg, r, op, size, operand, compare);
 }
 
 /* Byte extent of NELEMS elements of ELEM bytes STRIDE elements apart. */
@@ -230,5 +251,7 @@ static inline void hcomm_iget(struct hcomm_channel *ch, void *dest, const void *
 /* Fence and quiet reach every backend the channel uses. */
 void hcomm_fence(struct hcomm_channel *ch);
 void hcomm_quiet(struct hcomm_channel *ch);
+/* Progresses every backend that needs it; waits call it while they poll. */
+void hcomm_progress(void);
 
 #endif

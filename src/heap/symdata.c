@@ -60,8 +60,11 @@ static void private_copy_in_child(void)
         return;
     /* The memfd holds exactly what the segment holds; read it with the raw
      * system call (no sanitizer check of the segment's redzones). */
+    /* mremap as a raw system call too: UCX's memory hooks replace the libc
+     * function with one that drops the fifth argument, the fixed address. */
     if (syscall(SYS_pread64, oshm_symdata.mem.fd, copy, len, (off_t)0) != (ssize_t)len ||
-        mremap(copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, oshm_symdata.base) == MAP_FAILED) {
+        (void *)syscall(SYS_mremap, copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED,
+                        oshm_symdata.base) != oshm_symdata.base) {
         munmap(copy, len);
         return;
     }

@@ -28,12 +28,13 @@ int oshm_teams_init(void)
         .slot = 0,
         .predefined = true,
     };
-    /* The PEs of this node: an arithmetic run of world PEs when the launcher
-     * places PEs by node in blocks or round-robin. */
+    /* The PEs whose memory this PE maps (those of this node, unless UCX is
+     * forced): an arithmetic run of world PEs when the launcher places PEs
+     * by node in blocks or round-robin. */
     int first = -1, second = -1, count = 0;
     bool arithmetic = true;
     for (int p = 0; p < n; p++) {
-        if (hcomm.node_of[p] != hcomm.my_node)
+        if (!hcomm_load_store(p))
             continue;
         if (first < 0)
             first = p;
@@ -46,7 +47,8 @@ int oshm_teams_init(void)
     struct oshm_pe_set shared = {.start = first, .stride = second > 0 ? second - first : 1,
                                  .size = count, .sync = (int64_t *)&pool[1]};
     if (!arithmetic) {
-        oshm_warn("the PEs of this node are not evenly spaced; SHMEM_TEAM_SHARED holds this PE only");
+        oshm_warn("the PEs that share memory with this one are not evenly spaced; "
+                  "SHMEM_TEAM_SHARED holds this PE only");
         shared = (struct oshm_pe_set){.start = me, .stride = 1, .size = 1, .sync = shared.sync};
     }
     shared.my_index = (me - shared.start) / shared.stride;

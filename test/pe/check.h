@@ -4,7 +4,10 @@
 #define OSHM_TEST_CHECK_H
 
 #include <shmem.h>
+#include <shmemx.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #define CHECK(cond, ...)                                                                  \
     do {                                                                                  \
@@ -17,5 +20,12 @@
             shmem_global_exit(1);                                                         \
         }                                                                                 \
     } while (0)
+
+/* shmem_ptr gives a pointer exactly to PEs that shared memory reaches
+ * (not to PEs reached over the network, e.g. under SHMEM_TRANSPORT=ucx). */
+static inline bool mapped_pe(int pe)
+{
+    return strcmp(shmemx_transport_name(pe), "shm") == 0;
+}
 
 #endif

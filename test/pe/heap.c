@@ -51,8 +51,11 @@ int main(void)
     for (int i = 0; i < K; i++)
         if (blocks[i])
             shmem_free(blocks[i]);
+    /* Mapped wherever shared memory reaches the PE; a network peer is not. */
     for (int pe = 0; pe < npes; pe++)
-        CHECK(shmem_ptr(first, pe) != NULL, "first block not reachable on PE %d", pe);
+        CHECK((shmem_ptr(first, pe) != NULL) == (strcmp(shmemx_transport_name(pe), "shm") == 0),
+              "shmem_ptr of the first block on PE %d (reached by %s)", pe,
+              shmemx_transport_name(pe));
 
     /* A block is usable by a peer as soon as shmem_malloc returns. */
     int *fresh = shmem_malloc(1000 * sizeof(int));

@@ -143,6 +143,7 @@ static void shm_quiet(struct hcomm_channel *ch)
 
 const struct hcomm_ops shm_ops = {
     .name = "shm",
+    .id = HCOMM_BACKEND_SHM,
     .put = shm_put,
     .get = shm_get,
     .iput = shm_iput,
@@ -183,6 +184,7 @@ void shm_unpublish(void)
 int shm_connect(struct hcomm_domain *d, struct hcomm_ep *ep, const void *blob)
 {
     ep->ops = &shm_ops;
+    ep->amo_ops = &shm_ops;
     if (!blob) { /* this PE: its own segments, as they are */
         for (int s = 0; s < HCOMM_MAX_SEGS; s++)
             ep->seg_base[s] = d->seg[s].base;
@@ -193,7 +195,7 @@ int shm_connect(struct hcomm_domain *d, struct hcomm_ep *ep, const void *blob)
     struct shm_peer *peer = calloc(1, sizeof *peer);
     if (!peer)
         return -1;
-    ep->priv = peer;
+    ep->priv[HCOMM_BACKEND_SHM] = peer;
     for (uint32_t s = 0; s < b.nsegs && s < HCOMM_MAX_SEGS; s++) {
         if (!b.key[s].id)
             continue;
@@ -207,12 +209,12 @@ int shm_connect(struct hcomm_domain *d, struct hcomm_ep *ep, const void *blob)
 
 void shm_disconnect(struct hcomm_ep *ep)
 {
-    struct shm_peer *peer = ep->priv;
+    struct shm_peer *peer = ep->priv[HCOMM_BACKEND_SHM];
     if (!peer)
         return;
     for (int s = 0; s < HCOMM_MAX_SEGS; s++)
         if (peer->va[s])
             ipc_unmap(peer->va[s], &peer->mem[s]);
     free(peer);
-    ep->priv = NULL;
+    ep->priv[HCOMM_BACKEND_SHM] = NULL;
 }

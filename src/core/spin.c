@@ -1,0 +1,3 @@
+#include "core/spin.h"
+
+void (*oshm_progress_hook)(void);

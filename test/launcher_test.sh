@@ -57,6 +57,17 @@ expect "bad SHMEM_SYMMETRIC_SIZE is a clear error" nonzero 'SHMEM_SYMMETRIC_SIZE
 expect "a stranger cannot join the bootstrap" 0 "refused a bootstrap connection from pid [0-9]+: not a member" 10 \
     -- "$OSHRUN" -np 2 "$FAULTS" stranger
 grep -q "stranger refused" "$out" || { failures=$((failures + 1)); echo "FAIL stranger: PE 0 did not report"; }
+expect "a stranger cannot join the TCP bootstrap" 0 \
+    "refused a bootstrap connection from 127\.0\.0\.1 port [0-9]+: not a member" 10 \
+    -- "$OSHRUN" --bootstrap tcp -np 2 "$FAULTS" stranger
+grep -q "stranger refused" "$out" || { failures=$((failures + 1)); echo "FAIL TCP stranger: PE 0 did not report"; }
+expect "bad SHMEM_TRANSPORT is a clear error" nonzero 'SHMEM_TRANSPORT="rdma" is not a transport' 5 \
+    -- env SHMEM_TRANSPORT=rdma "$OSHRUN" -np 2 "$RING"
+expect "SHMEM_TRANSPORT=shm across nodes is a clear error" nonzero \
+    "SHMEM_TRANSPORT=shm, but PE 1 runs on node .* shared memory reaches only PEs of one node" 5 \
+    -- env SHMEM_TRANSPORT=shm SHMEM_NODE_ID=%p "$OSHRUN" -np 2 "$RING"
+expect "more PEs than host slots is a usage error" 2 "3 PEs do not fit in the 2 slots" 2 \
+    -- "$OSHRUN" -np 3 --host localhost:2 "$RING"
 expect "bad -np is a usage error" 2 "number of PEs must be a whole number" 2 -- "$OSHRUN" -np zero "$RING"
 expect "missing program is reported" 127 "cannot run '/nonexistent/prog'" 5 -- "$OSHRUN" -np 2 /nonexistent/prog
 expect "-x sets a variable for every PE" 0 "" 5 -- "$OSHRUN" -np 2 -x SHMEM_SYMMETRIC_SIZE=32M "$RING"

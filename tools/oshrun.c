@@ -1,16 +1,24 @@
 /*
- * oshrun: the built-in single-node launcher.
+ * oshrun: the built-in launcher.
  *
- *   oshrun -np N [-x VAR[=VALUE]]... [--] program [args...]
+ *   oshrun -np N [--host H[:SLOTS],...] [-x VAR[=VALUE]]... [--] program [args...]
  *
- * Starts N PEs, serves their bootstrap (rank, size, allgather) on a private
- * abstract unix socket guarded by a per-job secret, forwards their output
- * line by line, and ends the job as soon as one PE fails: the others get
- * SIGTERM, then SIGKILL one second later. Exits with the first failure's
- * status (128+signal for a PE killed by a signal), or 0.
+ * Starts N PEs, on this machine or, given hosts, on each host in turn
+ * through a launch agent (ssh by default; "ip netns exec" for network
+ * namespaces). Serves their bootstrap (rank, size, allgather) on a private
+ * abstract unix socket, or on TCP when a PE runs elsewhere, guarded by a
+ * per-job secret; forwards their output line by line, and ends the job as
+ * soon as one PE fails: the others get SIGTERM, then SIGKILL one second
+ * later. Exits with the first failure's status (128+signal for a PE killed
+ * by a signal), or 0.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -54,8 +62,22 @@ struct conn {
     bool gathered;
 };
 
+/* Where PEs run: hosts in order, each with its number of slots. */
+struct host {
+    char *name;
+    int slots;
+    bool local;
+};
+
 static int npes;
 static struct pe *pes;
+static struct host *hosts;
+static int nhosts;
+static const char *launch_agent = "ssh";
+static bool tcp_bootstrap;
+static const char *bootstrap_addr; /* the address remote PEs connect to */
+static char **forward_vars;        /* -x names, for remote PEs */
+static int nforward;
 static struct conn *conns;
 static int nconns;
 static char secret[BOOT_WIRE_SECRET_LEN + 1];
@@ -66,10 +88,18 @@ static int gathered_count;
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: oshrun -np N [-x VAR[=VALUE]]... [--] program [args...]\n"
-               "  -np, -n, --np N   number of PEs to start (N >= 1)\n"
-               "  -x VAR[=VALUE]    pass VAR to the PEs (set to VALUE if given)\n"
-               "  --help            this text\n"
+    fprintf(f, "usage: oshrun -np N [options] [--] program [args...]\n"
+               "  -np, -n, --np N        number of PEs to start (N >= 1)\n"
+               "  -x VAR[=VALUE]         pass VAR to the PEs (set to VALUE if given)\n"
+               "  -H, --host H[:S],...   run PEs on these hosts, S (default 1) on each in\n"
+               "                         turn; -np defaults to the sum of the slots\n"
+               "  --hostfile FILE        the same, one \"host [slots=S]\" per line\n"
+               "  --launch-agent CMD     how to start a PE on another host: CMD HOST env\n"
+               "                         VARS... program args (default \"ssh\"; e.g.\n"
+               "                         \"ip netns exec\" for network namespaces)\n"
+               "  --bootstrap unix|tcp   how PEs reach oshrun (tcp when a host is remote)\n"
+               "  --bootstrap-addr IP    the address remote PEs reach oshrun at\n"
+               "  --help                 this text\n"
                "Open MPI's --allow-run-as-root, --oversubscribe and --bind-to are accepted\n"
                "and ignored, so that scripts written for mpirun run unchanged.\n");
 }
@@ -184,6 +214,8 @@ static void complete_allgather(void)
     free(all);
 }
 
+static void describe_peer(int fd, char *out, size_t len);
+
 /* Handles one message; returns -1 to drop the connection. */
 static int serve(int i)
 {
@@ -208,11 +240,10 @@ static int serve(int i)
         if (h.type != BOOT_WIRE_HELLO || h.len != BOOT_WIRE_SECRET_LEN ||
             memcmp(payload, secret, BOOT_WIRE_SECRET_LEN) != 0 || (int)h.rank < 0 ||
             (int)h.rank >= npes || pes[h.rank].connected) {
-            struct ucred cred = {0};
-            socklen_t len = sizeof cred;
-            getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len);
-            fprintf(stderr, "oshrun: refused a bootstrap connection from pid %d: "
-                            "not a member of this job\n", (int)cred.pid);
+            char who[96];
+            describe_peer(c->fd, who, sizeof who);
+            fprintf(stderr, "oshrun: refused a bootstrap connection from %s: "
+                            "not a member of this job\n", who);
             free(payload);
             return -1;
         }
@@ -343,6 +374,78 @@ static int listen_socket(char *addr, size_t addrlen)
     return fd;
 }
 
+/* A PE elsewhere reaches this address: the one given, else this host's
+ * first non-loopback IPv4 address that is up. */
+static int pick_bootstrap_addr(char *ip, size_t len)
+{
+    if (bootstrap_addr) {
+        snprintf(ip, len, "%s", bootstrap_addr);
+        return 0;
+    }
+    bool any_remote = false;
+    for (int h = 0; h < nhosts; h++)
+        any_remote |= !hosts[h].local;
+    if (!any_remote) {
+        snprintf(ip, len, "127.0.0.1");
+        return 0;
+    }
+    struct ifaddrs *ifs, *i;
+    if (getifaddrs(&ifs) != 0)
+        return -1;
+    int rc = -1;
+    for (i = ifs; i && rc != 0; i = i->ifa_next)
+        if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && (i->ifa_flags & IFF_UP) &&
+            !(i->ifa_flags & IFF_LOOPBACK) &&
+            inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, ip,
+                      (socklen_t)len))
+            rc = 0;
+    freeifaddrs(ifs);
+    return rc;
+}
+
+/* TCP: listens on every interface (a remote PE may come from any), at a
+ * port the kernel picks; ADDR becomes "tcp:IP:PORT". */
+static int listen_tcp(char *addr, size_t addrlen)
+{
+    char ip[INET_ADDRSTRLEN + 1];
+    if (pick_bootstrap_addr(ip, sizeof ip) != 0) {
+        fprintf(stderr, "oshrun: no network address for the bootstrap; give one with "
+                        "--bootstrap-addr\n");
+        return -1;
+    }
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
+    socklen_t salen = sizeof sa;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 1024) != 0 ||
+        getsockname(fd, (struct sockaddr *)&sa, &salen) != 0)
+        return -1;
+    snprintf(addr, addrlen, "tcp:%s:%u", ip, (unsigned)ntohs(sa.sin_port));
+    return fd;
+}
+
+/* Who is at the other end of a refused connection, for the log. */
+static void describe_peer(int fd, char *out, size_t len)
+{
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    snprintf(out, len, "an unknown peer");
+    if (getsockname(fd, (struct sockaddr *)&ss, &sl) != 0)
+        return;
+    if (ss.ss_family == AF_UNIX) {
+        struct ucred cred = {0};
+        socklen_t cl = sizeof cred;
+        getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl);
+        snprintf(out, len, "pid %d", (int)cred.pid);
+    } else if (ss.ss_family == AF_INET) {
+        struct sockaddr_in pa;
+        socklen_t pl = sizeof pa;
+        char ip[INET_ADDRSTRLEN] = "?";
+        if (getpeername(fd, (struct sockaddr *)&pa, &pl) == 0)
+            inet_ntop(AF_INET, &pa.sin_addr, ip, sizeof ip);
+        snprintf(out, len, "%s port %u", ip, (unsigned)ntohs(pa.sin_port));
+    }
+}
+
 static void make_secret(void)
 {
     unsigned char rnd[BOOT_WIRE_SECRET_LEN / 2];
@@ -354,10 +457,78 @@ static void make_secret(void)
         snprintf(secret + 2 * i, 3, "%02x", rnd[i]);
 }
 
-static void spawn(int rank, char **argv, const char *addr, const sigset_t *oldmask)
+/* The host of RANK: hosts fill in order, SLOTS PEs each. */
+static const struct host *host_of(int rank)
 {
-    int outp[2], errp[2];
-    if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0) {
+    int r = rank;
+    for (int h = 0; h < nhosts; h++) {
+        if (r < hosts[h].slots)
+            return &hosts[h];
+        r -= hosts[h].slots;
+    }
+    return NULL; /* this machine */
+}
+
+static bool forwarded(const char *entry)
+{
+    if (!strncmp(entry, "SHMEM_", 6) || !strncmp(entry, "UCX_", 4) ||
+        !strncmp(entry, "OSHM_", 5))
+        return true;
+    size_t n = strcspn(entry, "=");
+    for (int i = 0; i < nforward; i++)
+        if (strlen(forward_vars[i]) == n && !strncmp(entry, forward_vars[i], n))
+            return true;
+    return false;
+}
+
+extern char **environ;
+
+/* The command that starts RANK on a remote host: the agent's words, the
+ * host, then env with the bootstrap variables and the forwarded ones. The
+ * secret never appears on a command line: the PE reads it from its stdin. */
+static char **remote_argv(const struct host *h, int rank, char **prog, const char *addr)
+{
+    size_t nenv = 0, nprog = 0, nagent = 0;
+    for (char **e = environ; *e; e++)
+        nenv += forwarded(*e);
+    while (prog[nprog])
+        nprog++;
+    char *agent = strdup(launch_agent);
+    size_t cap = strlen(launch_agent) / 2 + 2 + 2 + 4 + nenv + nprog + 1;
+    char **argv = calloc(cap, sizeof *argv);
+    if (!agent || !argv)
+        return NULL;
+    for (char *w = strtok(agent, " \t"); w; w = strtok(NULL, " \t"))
+        argv[nagent++] = w;
+    size_t n = nagent;
+    argv[n++] = h->name;
+    argv[n++] = "env";
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s=%s", OSHRUN_ENV_ADDR, addr);
+    argv[n++] = strdup(buf);
+    snprintf(buf, sizeof buf, "%s=%d", OSHRUN_ENV_RANK, rank);
+    argv[n++] = strdup(buf);
+    snprintf(buf, sizeof buf, "%s=%d", OSHRUN_ENV_SIZE, npes);
+    argv[n++] = strdup(buf);
+    snprintf(buf, sizeof buf, "%s=0", OSHRUN_ENV_SECRET_FD);
+    argv[n++] = strdup(buf);
+    for (char **e = environ; *e; e++)
+        if (forwarded(*e))
+            argv[n++] = *e;
+    for (size_t i = 0; i < nprog; i++)
+        argv[n++] = prog[i];
+    argv[n] = NULL;
+    return argv;
+}
+
+static void spawn(int rank, char **prog, const char *addr, const sigset_t *oldmask)
+{
+    const struct host *h = host_of(rank);
+    bool remote = h && !h->local;
+    char **argv = remote ? remote_argv(h, rank, prog, addr) : prog;
+    int outp[2], errp[2], inp[2] = {-1, -1};
+    if (!argv || pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 ||
+        (remote && pipe2(inp, O_CLOEXEC) != 0)) {
         perror("oshrun: pipe");
         end_job(1);
         return;
@@ -377,40 +548,138 @@ static void spawn(int rank, char **argv, const char *addr, const sigset_t *oldma
         sigprocmask(SIG_SETMASK, oldmask, NULL);
         dup2(outp[1], 1);
         dup2(errp[1], 2);
-        if (rank != 0) {
+        if (remote) {
+            dup2(inp[0], 0);
+        } else if (rank != 0) {
             int devnull = open("/dev/null", O_RDONLY);
             if (devnull >= 0)
                 dup2(devnull, 0);
         }
-        char buf[32];
-        setenv(OSHRUN_ENV_ADDR, addr, 1);
-        setenv(OSHRUN_ENV_SECRET, secret, 1);
-        snprintf(buf, sizeof buf, "%d", rank);
-        setenv(OSHRUN_ENV_RANK, buf, 1);
-        snprintf(buf, sizeof buf, "%d", npes);
-        setenv(OSHRUN_ENV_SIZE, buf, 1);
+        if (!remote) {
+            char buf[32];
+            setenv(OSHRUN_ENV_ADDR, addr, 1);
+            setenv(OSHRUN_ENV_SECRET, secret, 1);
+            snprintf(buf, sizeof buf, "%d", rank);
+            setenv(OSHRUN_ENV_RANK, buf, 1);
+            snprintf(buf, sizeof buf, "%d", npes);
+            setenv(OSHRUN_ENV_SIZE, buf, 1);
+        }
         execvp(argv[0], argv);
         fprintf(stderr, "oshrun: cannot run '%s': %s\n", argv[0], strerror(errno));
         _exit(127);
     }
     close(outp[1]);
     close(errp[1]);
+    if (remote) {
+        close(inp[0]);
+        char line[BOOT_WIRE_SECRET_LEN + 2];
+        snprintf(line, sizeof line, "%s\n", secret);
+        if (boot_wire_write_all(inp[1], line, strlen(line)) != 0)
+            fprintf(stderr, "oshrun: cannot hand the job secret to PE %d on %s\n", rank, h->name);
+        close(inp[1]);
+    }
     pes[rank].pid = pid;
     pes[rank].running = true;
     pes[rank].out[0] = (struct outbuf){.fd = outp[0], .to = 1};
     pes[rank].out[1] = (struct outbuf){.fd = errp[0], .to = 2};
 }
 
+static bool is_this_host(const char *name)
+{
+    char me[256] = "";
+    gethostname(me, sizeof me - 1);
+    size_t shortlen = strcspn(me, ".");
+    return !strcmp(name, "localhost") || !strcmp(name, "127.0.0.1") || !strcmp(name, me) ||
+           (strlen(name) == shortlen && !strncmp(name, me, shortlen));
+}
+
+static void add_host(const char *name, int slots)
+{
+    struct host *grown = realloc(hosts, (size_t)(nhosts + 1) * sizeof *hosts);
+    if (!grown || slots < 1) {
+        fprintf(stderr, "oshrun: bad host '%s' (%d slots)\n", name, slots);
+        exit(2);
+    }
+    hosts = grown;
+    hosts[nhosts++] = (struct host){.name = strdup(name), .slots = slots,
+                                    .local = is_this_host(name)};
+}
+
+/* "a:2,b,c:4" */
+static void parse_hosts(const char *list)
+{
+    char *copy = strdup(list);
+    for (char *item = strtok(copy, ","); item; item = strtok(NULL, ",")) {
+        char *colon = strrchr(item, ':');
+        int slots = 1;
+        if (colon) {
+            *colon = '\0';
+            slots = atoi(colon + 1);
+        }
+        add_host(item, slots);
+    }
+    free(copy);
+}
+
+/* Open MPI's form: "host [slots=N]" per line, # starts a comment. */
+static void parse_hostfile(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "oshrun: cannot read the host file %s: %s\n", path, strerror(errno));
+        exit(2);
+    }
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "#\n")] = '\0';
+        char name[256];
+        int slots = 1;
+        if (sscanf(line, "%255s", name) != 1)
+            continue;
+        const char *sl = strstr(line, "slots=");
+        if (sl)
+            slots = atoi(sl + 6);
+        add_host(name, slots);
+    }
+    fclose(f);
+}
+
 int main(int argc, char **argv)
 {
     int i = 1;
+    bool np_given = false;
+    const char *bootstrap = NULL;
     npes = 1;
+    const char *env_agent = getenv("OSHRUN_LAUNCH_AGENT");
+    if (env_agent && *env_agent)
+        launch_agent = env_agent;
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-np") || !strcmp(a, "-n") || !strcmp(a, "--np") || !strcmp(a, "-N")) {
             npes = parse_np(i + 1 < argc ? argv[++i] : NULL);
+            np_given = true;
         } else if (!strncmp(a, "-np=", 4) || !strncmp(a, "--np=", 5)) {
             npes = parse_np(strchr(a, '=') + 1);
+            np_given = true;
+        } else if ((!strcmp(a, "-H") || !strcmp(a, "--host") || !strcmp(a, "--hostfile") ||
+                    !strcmp(a, "--launch-agent") || !strcmp(a, "--bootstrap") ||
+                    !strcmp(a, "--bootstrap-addr")) && i + 1 >= argc) {
+            fprintf(stderr, "oshrun: %s needs a value\n", a);
+            return 2;
+        } else if (!strcmp(a, "-H") || !strcmp(a, "--host")) {
+            parse_hosts(argv[++i]);
+        } else if (!strcmp(a, "--hostfile")) {
+            parse_hostfile(argv[++i]);
+        } else if (!strcmp(a, "--launch-agent")) {
+            launch_agent = argv[++i];
+        } else if (!strcmp(a, "--bootstrap")) {
+            bootstrap = argv[++i];
+            if (strcmp(bootstrap, "unix") && strcmp(bootstrap, "tcp")) {
+                fprintf(stderr, "oshrun: --bootstrap is unix or tcp, not '%s'\n", bootstrap);
+                return 2;
+            }
+        } else if (!strcmp(a, "--bootstrap-addr")) {
+            bootstrap_addr = argv[++i];
         } else if (!strcmp(a, "-x")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "oshrun: -x needs VAR or VAR=VALUE\n");
@@ -421,6 +690,11 @@ int main(int argc, char **argv)
                 *eq = '\0';
                 setenv(v, eq + 1, 1);
             }
+            char **grown = realloc(forward_vars, (size_t)(nforward + 1) * sizeof *grown);
+            if (!grown)
+                return 1;
+            forward_vars = grown;
+            forward_vars[nforward++] = v;
         } else if (!strcmp(a, "--allow-run-as-root") || !strcmp(a, "--oversubscribe")) {
             /* accepted for mpirun compatibility */
         } else if (!strcmp(a, "--bind-to") || !strcmp(a, "--map-by")) {
@@ -445,6 +719,24 @@ int main(int argc, char **argv)
         return 2;
     }
     char **prog = &argv[i];
+    int slots = 0;
+    bool any_remote = false;
+    for (int h = 0; h < nhosts; h++) {
+        slots += hosts[h].slots;
+        any_remote |= !hosts[h].local;
+    }
+    if (nhosts && !np_given)
+        npes = slots;
+    if (nhosts && npes > slots) {
+        fprintf(stderr, "oshrun: %d PEs do not fit in the %d slots of the hosts given\n", npes,
+                slots);
+        return 2;
+    }
+    if (any_remote && bootstrap && !strcmp(bootstrap, "unix")) {
+        fprintf(stderr, "oshrun: PEs on other hosts need --bootstrap tcp\n");
+        return 2;
+    }
+    tcp_bootstrap = any_remote || (bootstrap && !strcmp(bootstrap, "tcp"));
 
     /* Signals arrive through a descriptor, in the loop, never mid-update. */
     sigset_t mask, oldmask;
@@ -457,8 +749,8 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     int sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
 
-    char addr[64];
-    int lfd = listen_socket(addr, sizeof addr);
+    char addr[96];
+    int lfd = tcp_bootstrap ? listen_tcp(addr, sizeof addr) : listen_socket(addr, sizeof addr);
     if (lfd < 0 || sigfd < 0) {
         perror("oshrun: cannot set up the bootstrap");
         return 1;
@@ -544,6 +836,10 @@ int main(int argc, char **argv)
                 /* A connection that stalls must not stall the job. */
                 struct timeval tv = {.tv_sec = 10};
                 setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+                if (tcp_bootstrap) {
+                    int one = 1;
+                    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+                }
                 conns[nconns++] = (struct conn){.fd = fd, .rank = -1};
             }
         }

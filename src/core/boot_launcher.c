@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -132,17 +135,89 @@ static const struct oshm_boot_ops launcher_ops = {
     .finalize = launcher_finalize,
 };
 
+/* "tcp:IP:PORT" */
+static int connect_tcp(const char *addr)
+{
+    char host[256];
+    const char *hp = addr + 4, *colon = strrchr(hp, ':');
+    if (!colon || (size_t)(colon - hp) >= sizeof host)
+        return -1;
+    memcpy(host, hp, (size_t)(colon - hp));
+    host[colon - hp] = '\0';
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res, *r;
+    if (getaddrinfo(host, colon + 1, &hints, &res) != 0)
+        return -1;
+    int fd = -1;
+    for (r = res; r && fd < 0; r = r->ai_next) {
+        fd = socket(r->ai_family, r->ai_socktype | SOCK_CLOEXEC, r->ai_protocol);
+        if (fd >= 0 && connect(fd, r->ai_addr, r->ai_addrlen) != 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    freeaddrinfo(res);
+    if (fd >= 0) {
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    }
+    return fd;
+}
+
+/* "@name": an abstract unix socket. */
+static int connect_unix(const char *addr)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    size_t alen = strlen(addr);
+    if (alen >= sizeof sa.sun_path)
+        return -1;
+    memcpy(sa.sun_path, addr, alen);
+    if (addr[0] == '@')
+        sa.sun_path[0] = '\0';
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 &&
+        connect(fd, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + alen)) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* A PE started on another host gets the secret on a descriptor, not in its
+ * command line or environment: one line, read a byte at a time so that
+ * nothing after it is consumed. */
+static int read_secret(const char *fdname, char *out, size_t len)
+{
+    int fd = atoi(fdname);
+    size_t n = 0;
+    char c;
+    while (n + 1 < len) {
+        ssize_t r = read(fd, &c, 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0 || c == '\n')
+            break;
+        out[n++] = c;
+    }
+    out[n] = '\0';
+    return n ? 0 : -1;
+}
+
 int oshm_boot_launcher_init(void)
 {
     const char *addr = getenv(OSHRUN_ENV_ADDR);
     const char *secret = getenv(OSHRUN_ENV_SECRET);
+    const char *secret_fd = getenv(OSHRUN_ENV_SECRET_FD);
     const char *rank = getenv(OSHRUN_ENV_RANK);
     const char *size = getenv(OSHRUN_ENV_SIZE);
+    static char secret_buf[BOOT_WIRE_SECRET_LEN + 8];
     if (!addr)
         return 1;
-    if (!secret || !rank || !size || strlen(addr) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
-        fprintf(stderr, "shmem: incomplete oshrun environment (%s, %s, %s, %s)\n",
-                OSHRUN_ENV_ADDR, OSHRUN_ENV_SECRET, OSHRUN_ENV_RANK, OSHRUN_ENV_SIZE);
+    if (!secret && secret_fd && read_secret(secret_fd, secret_buf, sizeof secret_buf) == 0)
+        secret = secret_buf;
+    if (!secret || !rank || !size) {
+        fprintf(stderr, "shmem: incomplete oshrun environment (%s, %s or %s, %s, %s)\n",
+                OSHRUN_ENV_ADDR, OSHRUN_ENV_SECRET, OSHRUN_ENV_SECRET_FD, OSHRUN_ENV_RANK,
+                OSHRUN_ENV_SIZE);
         return -1;
     }
     oshm_boot.rank = atoi(rank);
@@ -152,16 +227,8 @@ int oshm_boot_launcher_init(void)
         return -1;
     }
 
-    /* Abstract socket names start with '@' in the environment. */
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    size_t alen = strlen(addr);
-    memcpy(sa.sun_path, addr, alen);
-    if (addr[0] == '@')
-        sa.sun_path[0] = '\0';
-    launcher_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (launcher_fd < 0 ||
-        connect(launcher_fd, (struct sockaddr *)&sa,
-                (socklen_t)(offsetof(struct sockaddr_un, sun_path) + alen)) != 0) {
+    launcher_fd = strncmp(addr, "tcp:", 4) == 0 ? connect_tcp(addr) : connect_unix(addr);
+    if (launcher_fd < 0) {
         fprintf(stderr, "shmem: cannot connect to oshrun at %s: %m\n", addr);
         return -1;
     }
@@ -172,5 +239,7 @@ int oshm_boot_launcher_init(void)
     }
     /* Children of this PE are not members of the job. */
     unsetenv(OSHRUN_ENV_SECRET);
+    unsetenv(OSHRUN_ENV_SECRET_FD);
+    memset(secret_buf, 0, sizeof secret_buf);
     return 0;
 }

@@ -1,7 +1,8 @@
 /*
- * The protocol between a PE and oshrun's built-in launcher, over the unix
- * socket named in OSHRUN_ADDR. Both sides are on one machine and built from
- * one source tree, so integers travel in host byte order.
+ * The protocol between a PE and oshrun's built-in launcher, over the socket
+ * named in OSHRUN_ADDR: "@name" (abstract unix socket) or "tcp:IP:PORT".
+ * Both sides are built from one source tree for one architecture, so
+ * integers travel in host byte order.
  *
  *   PE -> launcher  HELLO      payload: the job secret (OSHRUN_SECRET)
  *   PE -> launcher  ALLGATHER  payload: this PE's contribution
@@ -37,6 +38,8 @@ struct boot_wire_hdr {
 #define OSHRUN_ENV_SECRET "OSHRUN_SECRET"
 #define OSHRUN_ENV_RANK "OSHRUN_RANK"
 #define OSHRUN_ENV_SIZE "OSHRUN_SIZE"
+/* A PE on another host reads the secret, one line, from this descriptor. */
+#define OSHRUN_ENV_SECRET_FD "OSHRUN_SECRET_FD"
 
 /* Blocking full read/write on a socket; 0 on success, -1 on error or EOF. */
 static inline int boot_wire_write_all(int fd, const void *buf, size_t len)

@@ -1,5 +1,7 @@
 /* Failure modes, chosen by argv[1]; test/launcher_test.sh states what each
  * must produce (exit status and message). */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,14 +51,29 @@ int main(int argc, char **argv)
         const char *addr = getenv("OSHRUN_ADDR");
         CHECK(addr && getenv("OSHRUN_SECRET") == NULL, "secret still in the environment");
         if (me == 0) {
-            struct sockaddr_un sa = {.sun_family = AF_UNIX};
-            size_t len = strlen(addr);
-            memcpy(sa.sun_path, addr, len);
-            sa.sun_path[0] = '\0';
-            int s = socket(AF_UNIX, SOCK_STREAM, 0);
-            CHECK(connect(s, (struct sockaddr *)&sa,
-                          (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len)) == 0,
-                  "connect");
+            int s;
+            if (!strncmp(addr, "tcp:", 4)) {
+                /* "tcp:IP:PORT" */
+                struct sockaddr_in in = {.sin_family = AF_INET};
+                char ip[64];
+                const char *colon = strrchr(addr + 4, ':');
+                CHECK(colon && (size_t)(colon - addr - 4) < sizeof ip, "address %s", addr);
+                memcpy(ip, addr + 4, (size_t)(colon - addr - 4));
+                ip[colon - addr - 4] = '\0';
+                CHECK(inet_pton(AF_INET, ip, &in.sin_addr) == 1, "address %s", addr);
+                in.sin_port = htons((uint16_t)atoi(colon + 1));
+                s = socket(AF_INET, SOCK_STREAM, 0);
+                CHECK(connect(s, (struct sockaddr *)&in, sizeof in) == 0, "connect");
+            } else {
+                struct sockaddr_un sa = {.sun_family = AF_UNIX};
+                size_t len = strlen(addr);
+                memcpy(sa.sun_path, addr, len);
+                sa.sun_path[0] = '\0';
+                s = socket(AF_UNIX, SOCK_STREAM, 0);
+                CHECK(connect(s, (struct sockaddr *)&sa,
+                              (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len)) == 0,
+                      "connect");
+            }
             struct { uint32_t type, rank; uint64_t len; } hello = {1, 0, 32};
             char guess[32];
             memset(guess, '0', sizeof guess);

@@ -29,6 +29,8 @@ for i in $(seq 50); do
 done
 
 export UCX_TLS=tcp UCX_NET_DEVICES=oshm0
+# Under AddressSanitizer a PE's fatal signal must still be a fatal signal.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 failures=0
 out=$(mktemp) err=$(mktemp)
 trap 'cleanup; rm -f "$out" "$err"' EXIT

@@ -486,50 +486,75 @@ extern char **environ;
 /* The command that starts RANK on a remote host: the agent's words, the
  * host, then env with the bootstrap variables and the forwarded ones. The
  * secret never appears on a command line: the PE reads it from its stdin. */
-static char **remote_argv(const struct host *h, int rank, char **prog, const char *addr)
+struct remote_cmd {
+    char **argv;
+    char *agent;    /* the agent's words point into it */
+    char *owned[4]; /* the bootstrap variables */
+};
+
+static void free_remote_cmd(struct remote_cmd *c)
 {
-    size_t nenv = 0, nprog = 0, nagent = 0;
+    free(c->argv);
+    free(c->agent);
+    for (int i = 0; i < 4; i++)
+        free(c->owned[i]);
+    memset(c, 0, sizeof *c);
+}
+
+static int remote_argv(struct remote_cmd *c, const struct host *h, int rank, char **prog,
+                       const char *addr)
+{
+    size_t nenv = 0, nprog = 0, n = 0;
     for (char **e = environ; *e; e++)
         nenv += forwarded(*e);
     while (prog[nprog])
         nprog++;
-    char *agent = strdup(launch_agent);
-    size_t cap = strlen(launch_agent) / 2 + 2 + 2 + 4 + nenv + nprog + 1;
-    char **argv = calloc(cap, sizeof *argv);
-    if (!agent || !argv)
-        return NULL;
-    for (char *w = strtok(agent, " \t"); w; w = strtok(NULL, " \t"))
-        argv[nagent++] = w;
-    size_t n = nagent;
-    argv[n++] = h->name;
-    argv[n++] = "env";
+    c->agent = strdup(launch_agent);
+    c->argv = calloc(strlen(launch_agent) / 2 + 2 + 2 + 4 + nenv + nprog + 1, sizeof *c->argv);
+    if (!c->agent || !c->argv)
+        return -1;
+    for (char *w = strtok(c->agent, " \t"); w; w = strtok(NULL, " \t"))
+        c->argv[n++] = w;
+    c->argv[n++] = h->name;
+    c->argv[n++] = "env";
     char buf[512];
     snprintf(buf, sizeof buf, "%s=%s", OSHRUN_ENV_ADDR, addr);
-    argv[n++] = strdup(buf);
+    c->argv[n++] = c->owned[0] = strdup(buf);
     snprintf(buf, sizeof buf, "%s=%d", OSHRUN_ENV_RANK, rank);
-    argv[n++] = strdup(buf);
+    c->argv[n++] = c->owned[1] = strdup(buf);
     snprintf(buf, sizeof buf, "%s=%d", OSHRUN_ENV_SIZE, npes);
-    argv[n++] = strdup(buf);
+    c->argv[n++] = c->owned[2] = strdup(buf);
     snprintf(buf, sizeof buf, "%s=0", OSHRUN_ENV_SECRET_FD);
-    argv[n++] = strdup(buf);
+    c->argv[n++] = c->owned[3] = strdup(buf);
+    for (int i = 0; i < 4; i++)
+        if (!c->owned[i])
+            return -1;
     for (char **e = environ; *e; e++)
         if (forwarded(*e))
-            argv[n++] = *e;
+            c->argv[n++] = *e;
     for (size_t i = 0; i < nprog; i++)
-        argv[n++] = prog[i];
-    argv[n] = NULL;
-    return argv;
+        c->argv[n++] = prog[i];
+    c->argv[n] = NULL;
+    return 0;
 }
 
 static void spawn(int rank, char **prog, const char *addr, const sigset_t *oldmask)
 {
     const struct host *h = host_of(rank);
     bool remote = h && !h->local;
-    char **argv = remote ? remote_argv(h, rank, prog, addr) : prog;
+    struct remote_cmd cmd = {0};
+    if (remote && remote_argv(&cmd, h, rank, prog, addr) != 0) {
+        fprintf(stderr, "oshrun: out of memory\n");
+        free_remote_cmd(&cmd);
+        end_job(1);
+        return;
+    }
+    char **argv = remote ? cmd.argv : prog;
     int outp[2], errp[2], inp[2] = {-1, -1};
-    if (!argv || pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 ||
+    if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 ||
         (remote && pipe2(inp, O_CLOEXEC) != 0)) {
         perror("oshrun: pipe");
+        free_remote_cmd(&cmd);
         end_job(1);
         return;
     }
@@ -537,6 +562,7 @@ static void spawn(int rank, char **prog, const char *addr, const sigset_t *oldma
     pid_t pid = fork();
     if (pid < 0) {
         perror("oshrun: fork");
+        free_remote_cmd(&cmd);
         end_job(1);
         return;
     }
@@ -568,6 +594,7 @@ static void spawn(int rank, char **prog, const char *addr, const sigset_t *oldma
         fprintf(stderr, "oshrun: cannot run '%s': %s\n", argv[0], strerror(errno));
         _exit(127);
     }
+    free_remote_cmd(&cmd);
     close(outp[1]);
     close(errp[1]);
     if (remote) {
@@ -849,6 +876,10 @@ int main(int argc, char **argv)
     free(pfd);
     free(conns);
     free(pes);
+    for (int h = 0; h < nhosts; h++)
+        free(hosts[h].name);
+    free(hosts);
+    free(forward_vars);
     close(lfd);
     close(sigfd);
     return exit_status;

@@ -9,7 +9,8 @@
 
 #include "core/log.h"
 
-struct oshm_env oshm_env = {.symmetric_size = OSHM_DEFAULT_SYMMETRIC_SIZE};
+struct oshm_env oshm_env = {.symmetric_size = OSHM_DEFAULT_SYMMETRIC_SIZE,
+                            .device_heap_size = OSHM_DEFAULT_DEVICE_HEAP_SIZE};
 
 int oshm_parse_size(const char *text, size_t *bytes)
 {
@@ -78,6 +79,24 @@ void oshm_env_read(void)
     else
         oshm_fatal("SHMEM_TRANSPORT=\"%s\" is not a transport; use auto, shm or ucx", v);
     oshm_env.node_id = getenv("SHMEM_NODE_ID");
+    v = getenv("SHMEM_DEVICE_HEAP_SIZE");
+    if (v) {
+        size_t bytes;
+        if (oshm_parse_size(v, &bytes) != 0 || bytes == 0 || bytes > SIZE_MAX / 2)
+            oshm_fatal("SHMEM_DEVICE_HEAP_SIZE=\"%s\" is not a size; use a positive number "
+                       "with an optional K, M, G or T suffix (e.g. 256M)", v);
+        oshm_env.device_heap_size = bytes;
+    }
+    v = getenv("SHMEM_DEVICE_ENGINE_DELAY_US");
+    if (v) {
+        char *end;
+        errno = 0;
+        unsigned long us = strtoul(v, &end, 10);
+        if (errno || end == v || *end || us > 10000000)
+            oshm_fatal("SHMEM_DEVICE_ENGINE_DELAY_US=\"%s\" is not a number of microseconds "
+                       "(0 to 10000000)", v);
+        oshm_env.device_engine_delay_us = (unsigned)us;
+    }
 }
 
 const char *oshm_transport_name(enum oshm_transport_choice t)
@@ -95,8 +114,11 @@ void oshm_env_print_info(void)
            "  SHMEM_TRANSPORT       %s  auto (shared memory in a node, UCX between nodes), "
            "shm or ucx\n"
            "  SHMEM_NODE_ID         %s  PEs of one host with different ids are on different "
-           "nodes (%%p: the PE number, %%Kp: PE / K)\n",
+           "nodes (%%p: the PE number, %%Kp: PE / K)\n"
+           "  SHMEM_DEVICE_HEAP_SIZE %zu bytes  device symmetric heap per PE\n"
+           "  SHMEM_DEVICE_ENGINE_DELAY_US %u  simulated engines hold each descriptor back\n",
            oshm_env.symmetric_size, oshm_env.debug, oshm_env.version, oshm_env.info,
-           oshm_transport_name(oshm_env.transport), oshm_env.node_id ? oshm_env.node_id : "(unset)");
+           oshm_transport_name(oshm_env.transport), oshm_env.node_id ? oshm_env.node_id : "(unset)",
+           oshm_env.device_heap_size, oshm_env.device_engine_delay_us);
     fflush(stdout);
 }

@@ -21,11 +21,14 @@ struct oshm_env {
     bool info;             /* SHMEM_INFO: print the variables and their values */
     enum oshm_transport_choice transport; /* SHMEM_TRANSPORT */
     const char *node_id;   /* SHMEM_NODE_ID: splits one host into several nodes */
+    size_t device_heap_size;        /* SHMEM_DEVICE_HEAP_SIZE */
+    unsigned device_engine_delay_us; /* SHMEM_DEVICE_ENGINE_DELAY_US */
 };
 
 extern struct oshm_env oshm_env;
 
 #define OSHM_DEFAULT_SYMMETRIC_SIZE ((size_t)1 << 30)
+#define OSHM_DEFAULT_DEVICE_HEAP_SIZE ((size_t)256 << 20)
 
 /* Reads the variables; a malformed value is a fatal error naming it. */
 void oshm_env_read(void);

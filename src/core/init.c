@@ -10,6 +10,7 @@
 #include "core/env.h"
 #include "core/log.h"
 #include "core/runtime.h"
+#include "device/device.h"
 #include "heap/heap.h"
 #include "hcomm/hcomm.h"
 #include "ipc/ipc.h"
@@ -58,7 +59,7 @@ static void finalize_at_exit(void)
         shmem_finalize();
 }
 
-static int setup(int thread_level)
+static int setup(void)
 {
     oshm_env_read();
     if (oshm_boot_init() != 0)
@@ -77,7 +78,9 @@ static int setup(int thread_level)
                        &oshm_heap.mem);
     hcomm_register_seg(HCOMM_SEG_DATA, (uintptr_t)oshm_symdata.base, oshm_symdata.size,
                        &oshm_symdata.mem);
-    if (hcomm_init(thread_level == SHMEM_THREAD_MULTIPLE) != 0)
+    if (device_heap_init() != 0)
+        return -1;
+    if (hcomm_init() != 0)
         return -1;
 
     /* The first allocation: at the same offset on every PE. */
@@ -104,7 +107,7 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
         fprintf(stderr, "shmem: shmem_init_thread: unknown thread level %d\n", requested);
         return -1;
     }
-    if (setup(requested) != 0) {
+    if (setup() != 0) {
         fprintf(stderr, "shmem: start-up failed\n");
         return -1;
     }
@@ -147,6 +150,8 @@ OSHM_FN(void, shmem_finalize, (void))
 {
     if (!oshm_rt.initialized || oshm_rt.finalized)
         return;
+    /* Kernels still running may still talk to other PEs. */
+    device_fini();
     shmem_quiet();
     oshm_sync_world();
     oshm_rt.finalized = true;

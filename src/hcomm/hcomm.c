@@ -119,12 +119,12 @@ static int place_pes(const struct pe_card *cards, int n)
 }
 
 #ifdef OSHM_HAVE_UCX
-static int publish_ucx(bool thread_multi)
+static int publish_ucx(void)
 {
     void *card = NULL;
     size_t len = 0;
     int rc = -1;
-    if (ucx_open(&hcomm, thread_multi) == 0 && ucx_card(&card, &len) == 0 &&
+    if (ucx_open(&hcomm) == 0 && ucx_card(&card, &len) == 0 &&
         fabric_card_publish("oshm.ucx", card, len) == 0)
         rc = 0;
     free(card);
@@ -145,7 +145,7 @@ static int connect_ucx(struct hcomm_ep *ep)
 }
 #endif
 
-int hcomm_init(bool thread_multi)
+int hcomm_init(void)
 {
     int n = oshm_boot.size, me = oshm_boot.rank;
     hcomm.my_pe = me;
@@ -205,10 +205,8 @@ int hcomm_init(bool thread_multi)
         goto out;
     }
 #ifdef OSHM_HAVE_UCX
-    if (use_ucx && publish_ucx(thread_multi) != 0)
+    if (use_ucx && publish_ucx() != 0)
         goto out;
-#else
-    (void)thread_multi;
 #endif
     if (oshm_boot.ops->fence() != 0) {
         oshm_warn("bootstrap exchange of the segment keys failed");
@@ -313,8 +311,10 @@ void hcomm_bad_pe(int pe, const char *routine)
 void hcomm_bad_addr(const void *addr, size_t len, int pe, const char *routine)
 {
     oshm_fatal("%s: address %p (%zu bytes, target PE %d) is not symmetric: it is neither in "
-               "the symmetric heap [%p, +%zu) nor in the program's global data [%p, +%zu)",
+               "the symmetric heap [%p, +%zu), nor in the program's global data [%p, +%zu), "
+               "nor in the device heap [%p, +%zu)",
                routine, addr, len, pe, (void *)hcomm.seg[HCOMM_SEG_HEAP].base,
                hcomm.seg[HCOMM_SEG_HEAP].size, (void *)hcomm.seg[HCOMM_SEG_DATA].base,
-               hcomm.seg[HCOMM_SEG_DATA].size);
+               hcomm.seg[HCOMM_SEG_DATA].size, (void *)hcomm.seg[HCOMM_SEG_DEVICE].base,
+               hcomm.seg[HCOMM_SEG_DEVICE].size);
 }

@@ -22,6 +22,7 @@
 enum hcomm_seg_id {
     HCOMM_SEG_HEAP = 0,
     HCOMM_SEG_DATA = 1,
+    HCOMM_SEG_DEVICE = 2, /* the device heap (src/device) */
     HCOMM_MAX_SEGS = 4,
 };
 
@@ -130,7 +131,7 @@ extern struct hcomm_domain hcomm;
 
 /* Collective over the bootstrap: learns where every PE is and connects an
  * endpoint to each. The segments must be registered first. */
-int hcomm_init(bool thread_multi);
+int hcomm_init(void);
 void hcomm_fini(void);
 
 /* Makes a local range symmetric; peers reach it at the same offset. */
@@ -143,7 +144,7 @@ _Noreturn void hcomm_bad_addr(const void *addr, size_t len, int pe, const char *
 static inline int hcomm_seg_of(const void *addr, size_t len)
 {
     uintptr_t a = (uintptr_t)addr;
-    for (int s = HCOMM_SEG_HEAP; s <= HCOMM_SEG_DATA; s++) {
+    for (int s = HCOMM_SEG_HEAP; s <= HCOMM_SEG_DEVICE; s++) {
         const struct hcomm_seg *g = &hcomm.seg[s];
         if (a - g->base < g->size && len <= g->size - (a - g->base))
             return s;

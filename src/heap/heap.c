@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -13,108 +14,109 @@
 #define HEAP_COMMIT_CHUNK ((size_t)2 << 20)
 
 struct oshm_heap oshm_heap = {.mem = {.fd = -1}};
-static struct heap_alloc allocator;
-/* shmem_malloc is collective, but SHMEM_THREAD_MULTIPLE lets threads of one
- * PE call it; the allocator must not be torn. */
+struct oshm_heap oshm_device_heap = {.mem = {.fd = -1}};
+/* Collective allocation is collective, but SHMEM_THREAD_MULTIPLE lets
+ * threads of one PE call it; an allocator must not be torn. */
 static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
-int oshm_heap_init(size_t capacity)
+int oshm_heap_init_kind(struct oshm_heap *h, size_t capacity, enum vmm_kind kind,
+                        const char *name)
 {
     capacity = round_up(capacity, HEAP_COMMIT_CHUNK);
-    oshm_heap.capacity = capacity;
-    oshm_heap.committed = 0;
+    h->capacity = capacity;
+    h->committed = 0;
     /* Aligned like a huge page, so the kernel may back it with huge pages. */
-    oshm_heap.base = vmm_reserve(capacity, HEAP_COMMIT_CHUNK);
-    if (!oshm_heap.base) {
-        oshm_warn("cannot reserve %zu bytes of address space for the symmetric heap: %m",
-                  capacity);
+    h->base = vmm_reserve(capacity, HEAP_COMMIT_CHUNK);
+    if (!h->base) {
+        oshm_warn("cannot reserve %zu bytes of address space for %s: %m", capacity, name);
         return -1;
     }
-    if (vmm_create(&oshm_heap.mem, 0, "shmem-heap") != 0 ||
-        vmm_map(oshm_heap.base, capacity, &oshm_heap.mem, 0, VMM_ACCESS_RW) != 0) {
-        oshm_warn("cannot create the symmetric heap: %m");
+    if (vmm_create_kind(&h->mem, 0, kind, name) != 0 ||
+        vmm_map(h->base, capacity, &h->mem, 0, VMM_ACCESS_RW) != 0) {
+        oshm_warn("cannot create %s: %m", name);
         return -1;
     }
-    if (heap_alloc_init(&allocator, capacity) != 0)
+    h->alloc = calloc(1, sizeof *h->alloc);
+    if (!h->alloc || heap_alloc_init(h->alloc, capacity) != 0)
         return -1;
     return 0;
 }
 
-void oshm_heap_fini(void)
+void oshm_heap_fini_kind(struct oshm_heap *h)
 {
-    if (oshm_heap.base)
-        vmm_release(oshm_heap.base, oshm_heap.capacity);
-    vmm_destroy(&oshm_heap.mem);
-    heap_alloc_fini(&allocator);
-    oshm_heap.base = NULL;
-    oshm_heap.capacity = oshm_heap.committed = 0;
+    if (h->base)
+        vmm_release(h->base, h->capacity);
+    vmm_destroy(&h->mem);
+    if (h->alloc)
+        heap_alloc_fini(h->alloc);
+    free(h->alloc);
+    h->alloc = NULL;
+    h->base = NULL;
+    h->capacity = h->committed = 0;
 }
 
 /* Backs [0, end) with memory. */
-static int commit_to(size_t end)
+static int commit_to(struct oshm_heap *h, size_t end)
 {
-    if (end <= oshm_heap.committed)
+    if (end <= h->committed)
         return 0;
     size_t want = round_up(end, HEAP_COMMIT_CHUNK);
-    if (want > oshm_heap.capacity)
-        want = oshm_heap.capacity;
-    if (vmm_resize(&oshm_heap.mem, want) != 0)
+    if (want > h->capacity)
+        want = h->capacity;
+    if (vmm_resize(&h->mem, want) != 0)
         return -1;
-    oshm_heap.committed = want;
+    h->committed = want;
     return 0;
 }
 
-void *oshm_heap_alloc(size_t size, size_t align)
+void *oshm_heap_alloc_in(struct oshm_heap *h, size_t size, size_t align)
 {
     size_t off;
     void *p = NULL;
+    if (!h->alloc)
+        return NULL;
     pthread_mutex_lock(&heap_lock);
-    if (heap_alloc_get(&allocator, size, align, &off) == 0) {
-        if (commit_to(heap_alloc_high_water(&allocator)) == 0) {
-            p = oshm_heap.base + off;
+    if (heap_alloc_get(h->alloc, size, align, &off) == 0) {
+        if (commit_to(h, heap_alloc_high_water(h->alloc)) == 0) {
+            p = h->base + off;
         } else {
             oshm_warn("cannot commit %zu bytes of symmetric heap: %m", off + size);
-            heap_alloc_put(&allocator, off);
+            heap_alloc_put(h->alloc, off);
         }
     }
     pthread_mutex_unlock(&heap_lock);
     return p;
 }
 
-int oshm_heap_contains(const void *ptr)
+int oshm_heap_free_in(struct oshm_heap *h, void *ptr)
 {
-    return (uintptr_t)ptr - (uintptr_t)oshm_heap.base < oshm_heap.capacity;
-}
-
-int oshm_heap_free(void *ptr)
-{
-    if (!oshm_heap_contains(ptr))
+    if (!h->alloc || !oshm_heap_contains_in(h, ptr))
         return -1;
     pthread_mutex_lock(&heap_lock);
-    int rc = heap_alloc_put(&allocator, (size_t)((char *)ptr - oshm_heap.base));
+    int rc = heap_alloc_put(h->alloc, (size_t)((char *)ptr - h->base));
     pthread_mutex_unlock(&heap_lock);
     return rc;
 }
 
-size_t oshm_heap_size_of(const void *ptr)
+size_t oshm_heap_size_of_in(struct oshm_heap *h, const void *ptr)
 {
-    if (!oshm_heap_contains(ptr))
+    if (!h->alloc || !oshm_heap_contains_in(h, ptr))
         return 0;
     pthread_mutex_lock(&heap_lock);
-    size_t s = heap_alloc_size_of(&allocator, (size_t)((const char *)ptr - oshm_heap.base));
+    size_t s = heap_alloc_size_of(h->alloc, (size_t)((const char *)ptr - h->base));
     pthread_mutex_unlock(&heap_lock);
     return s;
 }
 
-int oshm_heap_resize(void *ptr, size_t size)
+int oshm_heap_resize_in(struct oshm_heap *h, void *ptr, size_t size)
 {
-    if (!oshm_heap_contains(ptr))
+    if (!h->alloc || !oshm_heap_contains_in(h, ptr))
         return -1;
     pthread_mutex_lock(&heap_lock);
-    int rc = heap_alloc_resize(&allocator, (size_t)((char *)ptr - oshm_heap.base), size);
-    if (rc == 0 && commit_to(heap_alloc_high_water(&allocator)) != 0)
+    int rc = heap_alloc_resize(h->alloc, (size_t)((char *)ptr - h->base), size);
+    if (rc == 0 && commit_to(h, heap_alloc_high_water(h->alloc)) != 0)
         rc = 1; /* cannot grow here: let the caller move it (and fail there) */
     pthread_mutex_unlock(&heap_lock);
     return rc;

@@ -1,7 +1,8 @@
 /*
- * The symmetric heap of this PE: a reserved address range backed by one
+ * A symmetric heap of this PE: a reserved address range backed by one
  * physical handle that grows (in whole chunks) as the allocator's high-water
- * mark rises, up to SHMEM_SYMMETRIC_SIZE plus the library's own area.
+ * mark rises, up to its capacity (SHMEM_SYMMETRIC_SIZE plus the library's own
+ * area for the host heap, SHMEM_DEVICE_HEAP_SIZE for the device heap).
  * Allocation here is local; the collective API (barriers) is in src/api.
  */
 #ifndef OSHM_HEAP_H
@@ -11,27 +12,62 @@
 
 #include "vmm/vmm.h"
 
+struct heap_alloc;
+
+/* A symmetric heap: the host heap (shmem_malloc) and the device heap
+ * (shmemx_device_malloc) are two of them, each its own range and handle. */
 struct oshm_heap {
     char *base;
     size_t capacity;     /* bytes reserved */
     size_t committed;    /* bytes backed by the handle */
     struct vmm_handle mem;
+    struct heap_alloc *alloc;
 };
 
-extern struct oshm_heap oshm_heap;
+extern struct oshm_heap oshm_heap;        /* shmem_malloc's */
+extern struct oshm_heap oshm_device_heap; /* device memory (src/device) */
 
-int oshm_heap_init(size_t capacity);
-void oshm_heap_fini(void);
+/* Reserves CAPACITY bytes; KIND is the kind of physical memory behind it. */
+int oshm_heap_init_kind(struct oshm_heap *h, size_t capacity, enum vmm_kind kind,
+                        const char *name);
+void oshm_heap_fini_kind(struct oshm_heap *h);
+static inline int oshm_heap_init(size_t capacity)
+{
+    return oshm_heap_init_kind(&oshm_heap, capacity, VMM_KIND_HOST, "shmem-heap");
+}
+static inline void oshm_heap_fini(void) { oshm_heap_fini_kind(&oshm_heap); }
 
 /* Deterministic local allocation; NULL when the heap cannot hold SIZE. */
-void *oshm_heap_alloc(size_t size, size_t align);
+void *oshm_heap_alloc_in(struct oshm_heap *h, size_t size, size_t align);
 /* Returns -1 if PTR is not the start of an allocation. */
-int oshm_heap_free(void *ptr);
+int oshm_heap_free_in(struct oshm_heap *h, void *ptr);
 /* Size of the allocation at PTR (0 if PTR is not one). */
-size_t oshm_heap_size_of(const void *ptr);
+size_t oshm_heap_size_of_in(struct oshm_heap *h, const void *ptr);
 /* Resizes in place. 0 done, 1 must move, -1 not an allocation. */
-int oshm_heap_resize(void *ptr, size_t size);
-int oshm_heap_contains(const void *ptr);
+int oshm_heap_resize_in(struct oshm_heap *h, void *ptr, size_t size);
+static inline int oshm_heap_contains_in(const struct oshm_heap *h, const void *ptr)
+{
+    return (size_t)((const char *)ptr - h->base) < h->capacity;
+}
+
+/* The host heap's forms. */
+static inline void *oshm_heap_alloc(size_t size, size_t align)
+{
+    return oshm_heap_alloc_in(&oshm_heap, size, align);
+}
+static inline int oshm_heap_free(void *ptr) { return oshm_heap_free_in(&oshm_heap, ptr); }
+static inline size_t oshm_heap_size_of(const void *ptr)
+{
+    return oshm_heap_size_of_in(&oshm_heap, ptr);
+}
+static inline int oshm_heap_resize(void *ptr, size_t size)
+{
+    return oshm_heap_resize_in(&oshm_heap, ptr, size);
+}
+static inline int oshm_heap_contains(const void *ptr)
+{
+    return oshm_heap_contains_in(&oshm_heap, ptr);
+}
 
 /* The program's writable data (.data, .bss) remapped onto shareable memory,
  * so that global and static variables are symmetric. */

@@ -213,6 +213,7 @@ int ipc_export(const struct vmm_handle *h, const pid_t *pids, int npids, struct 
     key->owner_pid = (int32_t)getpid();
     key->id = e->id;
     key->size = h->size;
+    key->kind = (uint32_t)h->kind;
     memcpy(key->server, server_name, sizeof key->server);
     return ipc_export_allow(key, pids, npids);
 }
@@ -303,7 +304,10 @@ out:
         errno = err;
         return -1;
     }
-    return vmm_import(fd, (size_t)key->size, h);
+    if (vmm_import(fd, (size_t)key->size, h) != 0)
+        return -1;
+    h->kind = (enum vmm_kind)key->kind;
+    return 0;
 }
 
 void *ipc_map(const struct ipc_key *key, struct vmm_handle *h)

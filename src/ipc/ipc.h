@@ -25,6 +25,7 @@ struct ipc_key {
     int32_t owner_pid;
     uint32_t id;
     uint64_t size;
+    uint32_t kind;                    /* enum vmm_kind of the memory */
     char server[IPC_SERVER_NAME_LEN]; /* abstract socket name of the owner */
 };
 

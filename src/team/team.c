@@ -15,6 +15,7 @@ struct shmem_team_impl shmem_team_shared_impl;
 
 static struct oshm_sync_words *pool;  /* OSHM_TEAM_SLOTS, symmetric */
 static uint64_t slots_used;           /* this PE's view */
+struct oshm_pe_set oshm_device_world;
 
 int oshm_teams_init(void)
 {
@@ -53,7 +54,11 @@ int oshm_teams_init(void)
     }
     shared.my_index = (me - shared.start) / shared.stride;
     shmem_team_shared_impl = (struct shmem_team_impl){.set = shared, .slot = 1, .predefined = true};
-    slots_used = 3; /* slots 0 and 1 */
+    /* Kernels synchronize on their own words, so that a kernel's barrier
+     * never meets the host's (src/device). */
+    oshm_device_world = shmem_team_world_impl.set;
+    oshm_device_world.sync = (int64_t *)&pool[2];
+    slots_used = 7; /* slots 0, 1 and 2 */
     oshm_oversubscribed = hcomm.oversubscribed;
     oshm_rt.world = shmem_team_world_impl.set;
     return 0;

@@ -31,4 +31,7 @@ const struct oshm_pe_set *oshm_team_set(shmem_team_t team, const char *routine);
 /* World PE of index I of TEAM, or -1. */
 int oshm_team_world_pe(shmem_team_t team, int index);
 
+/* All PEs, with sync words of their own for device kernels. */
+extern struct oshm_pe_set oshm_device_world;
+
 #endif

@@ -50,8 +50,14 @@ int vmm_release(void *va, size_t size) { return munmap(va, size); }
 
 int vmm_create(struct vmm_handle *h, size_t size, const char *name)
 {
+    return vmm_create_kind(h, size, VMM_KIND_HOST, name);
+}
+
+int vmm_create_kind(struct vmm_handle *h, size_t size, enum vmm_kind kind, const char *name)
+{
     h->fd = memfd_create(name, MFD_CLOEXEC);
     h->size = 0;
+    h->kind = kind;
     if (h->fd < 0)
         return -1;
     if (vmm_resize(h, size) != 0) {
@@ -107,5 +113,6 @@ int vmm_import(int fd, size_t size, struct vmm_handle *h)
     }
     h->fd = fd;
     h->size = size;
+    h->kind = VMM_KIND_HOST; /* the importer (ipc) knows better and says so */
     return 0;
 }

@@ -16,10 +16,19 @@ enum vmm_access {
     VMM_ACCESS_RW = 3,
 };
 
+/* What the physical memory is. On this host both kinds are memfds; a port to
+ * a real accelerator creates device memory for VMM_KIND_DEVICE (e.g.
+ * aclrtMallocPhysical, cuMemCreate) behind the same interface. */
+enum vmm_kind {
+    VMM_KIND_HOST = 0,
+    VMM_KIND_DEVICE = 1,
+};
+
 /* Physical memory: a memfd of SIZE bytes. */
 struct vmm_handle {
     int fd;
     size_t size;
+    enum vmm_kind kind;
 };
 
 size_t vmm_page_size(void);
@@ -32,6 +41,7 @@ int vmm_release(void *va, size_t size);
 
 /* Creates physical memory of SIZE bytes (may be 0 and grow later). */
 int vmm_create(struct vmm_handle *h, size_t size, const char *name);
+int vmm_create_kind(struct vmm_handle *h, size_t size, enum vmm_kind kind, const char *name);
 /* Changes the size of the physical memory; existing mappings stay valid. */
 int vmm_resize(struct vmm_handle *h, size_t size);
 /* Frees the handle; pages live on while a mapping or an import holds them. */

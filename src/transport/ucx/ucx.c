@@ -319,7 +319,7 @@ const struct hcomm_ops ucx_ops = {
     .progress = ucx_progress,
 };
 
-int ucx_open(const struct hcomm_domain *d, bool thread_multi)
+int ucx_open(const struct hcomm_domain *d)
 {
     ucx.my_pe = d->my_pe;
     ucp_config_t *config;
@@ -333,8 +333,7 @@ int ucx_open(const struct hcomm_domain *d, bool thread_multi)
     if (st != UCS_OK)
         goto fail;
     ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
-                              .thread_mode = thread_multi ? UCS_THREAD_MODE_MULTI
-                                                          : UCS_THREAD_MODE_SINGLE};
+                              .thread_mode = UCS_THREAD_MODE_MULTI};
     st = ucp_worker_create(ucx.context, &wp, &ucx.worker);
     if (st != UCS_OK)
         goto fail;

@@ -18,9 +18,10 @@
 
 extern const struct hcomm_ops ucx_ops;
 
-/* Opens UCP, creates this PE's worker and registers D's segments.
- * THREAD_MULTI when threads may call into the library at the same time. */
-int ucx_open(const struct hcomm_domain *d, bool thread_multi);
+/* Opens UCP, creates this PE's worker and registers D's segments. The
+ * worker is thread-safe: application threads, device engines and streams
+ * may all use it. */
+int ucx_open(const struct hcomm_domain *d);
 /* This PE's fabric card, packed (free() it). */
 int ucx_card(void **blob, size_t *len);
 /* Connects EP to the PE described by CARD. If EP has no RMA backend yet, UCX

@@ -1,0 +1,42 @@
+/*
+ * The host-simulated Ascend device of this PE: a device symmetric heap (a
+ * third hcomm segment, so host RMA and both backends reach it), streams that
+ * run kernels in order, and kernels whose blocks are host threads. Device
+ * RMA goes through the engines of src/transport/engine.
+ */
+#ifndef OSHM_DEVICE_DEVICE_H
+#define OSHM_DEVICE_DEVICE_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "transport/engine/engine.h"
+
+/* One kernel launch. */
+struct device_launch {
+    void (*kernel)(void *args);
+    void *args;
+    unsigned nblocks, nthreads;
+    pthread_barrier_t grid;    /* every thread of the launch */
+    pthread_barrier_t *block;  /* the threads of each block */
+};
+
+/* What a kernel thread knows about itself. */
+struct device_thread {
+    struct device_launch *launch;
+    unsigned block, thread;
+    struct engine_counter ops; /* this thread's engine descriptors */
+};
+
+/* The running kernel thread; NULL on a host thread. */
+extern _Thread_local struct device_thread *device_self;
+
+/* Creates the device heap; called by shmem_init before hcomm. */
+int device_heap_init(void);
+/* Drains every stream and stops the engines; by shmem_finalize. */
+void device_fini(void);
+
+/* The calling kernel thread, or a fatal error naming ROUTINE. */
+struct device_thread *device_thread_of(const char *routine);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * Device memory: a second symmetric heap, collective like shmem_malloc.
+ */
+#include <shmem/shmemx.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "core/env.h"
+#include "core/log.h"
+#include "core/runtime.h"
+#include "device/device.h"
+#include "heap/heap.h"
+#include "hcomm/hcomm.h"
+
+int device_heap_init(void)
+{
+    if (oshm_heap_init_kind(&oshm_device_heap, oshm_env.device_heap_size, VMM_KIND_DEVICE,
+                            "shmem-device-heap") != 0)
+        return -1;
+    hcomm_register_seg(HCOMM_SEG_DEVICE, (uintptr_t)oshm_device_heap.base,
+                       oshm_device_heap.capacity, &oshm_device_heap.mem);
+    return 0;
+}
+
+static void *device_allocate(size_t size, bool zero, const char *routine)
+{
+    oshm_require_init(routine);
+    void *p = NULL;
+    if (size) {
+        p = oshm_heap_alloc_in(&oshm_device_heap, size, 0);
+        if (!p)
+            oshm_warn("%s: cannot allocate %zu bytes: the device heap holds %zu bytes "
+                      "(set SHMEM_DEVICE_HEAP_SIZE for more)", routine, size,
+                      oshm_env.device_heap_size);
+        else if (zero)
+            memset(p, 0, size);
+    }
+    oshm_sync_world();
+    return p;
+}
+
+OSHM_FN(void *, shmemx_device_malloc, (size_t size))
+{
+    return device_allocate(size, false, "shmemx_device_malloc");
+}
+
+OSHM_FN(void *, shmemx_device_calloc, (size_t count, size_t size))
+{
+    if (size && count > SIZE_MAX / size) {
+        oshm_require_init("shmemx_device_calloc");
+        oshm_warn("shmemx_device_calloc: count * size overflows size_t");
+        oshm_sync_world();
+        return NULL;
+    }
+    return device_allocate(count * size, true, "shmemx_device_calloc");
+}
+
+OSHM_FN(void, shmemx_device_free, (void *ptr))
+{
+    oshm_require_init("shmemx_device_free");
+    /* No kernel and no PE may still be using it. */
+    shmemx_device_synchronize();
+    shmem_quiet();
+    oshm_sync_world();
+    if (ptr && oshm_heap_free_in(&oshm_device_heap, ptr) != 0)
+        oshm_fatal("shmemx_device_free: %p was not returned by shmemx_device_malloc", ptr);
+}
+
+OSHM_FN(size_t, shmemx_device_heap_size, (void)) { return oshm_device_heap.capacity; }

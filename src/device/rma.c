@@ -1,0 +1,341 @@
+/*
+ * The device API (include/shmem/device.h): what a kernel thread calls. Each
+ * operation becomes an engine descriptor counted on the thread's own
+ * counter; waiting for that counter is quiet.
+ */
+#include <shmem/device.h>
+#include <shmem/shmem.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "core/log.h"
+#include "core/spin.h"
+#include "device/device.h"
+#include "hcomm/hcomm.h"
+#include "team/barrier.h"
+#include "team/team.h"
+
+/* Checks now what the engine would otherwise find out later, on another
+ * thread, with the kernel long gone on. */
+static void check_target(const void *addr, size_t len, int pe, const char *routine)
+{
+    if ((unsigned)pe >= (unsigned)hcomm.n_pes)
+        hcomm_bad_pe(pe, routine);
+    if (len && hcomm_seg_of(addr, len) < 0)
+        hcomm_bad_addr(addr, len, pe, routine);
+}
+
+static void post(struct device_thread *t, struct engine_desc d)
+{
+    d.done = &t->ops;
+    engine_post(&d);
+}
+
+static void rma(enum engine_op op, void *dest, const void *source, size_t nbytes, int pe,
+                bool wait, const char *routine)
+{
+    struct device_thread *t = device_thread_of(routine);
+    check_target(op == ENGINE_GET ? source : dest, nbytes, pe, routine);
+    if (!nbytes)
+        return;
+    post(t, (struct engine_desc){.op = op, .pe = pe, .dst = dest, .src = source, .len = nbytes,
+                                 .routine = routine});
+    if (wait)
+        engine_wait(&t->ops);
+}
+
+int shmemd_my_pe(void) { return hcomm.my_pe; }
+int shmemd_n_pes(void) { return hcomm.n_pes; }
+unsigned shmemd_block_idx(void) { return device_thread_of("shmemd_block_idx")->block; }
+unsigned shmemd_block_num(void) { return device_thread_of("shmemd_block_num")->launch->nblocks; }
+unsigned shmemd_thread_idx(void) { return device_thread_of("shmemd_thread_idx")->thread; }
+unsigned shmemd_thread_num(void) { return device_thread_of("shmemd_thread_num")->launch->nthreads; }
+
+void shmemd_block_sync(void)
+{
+    struct device_thread *t = device_thread_of("shmemd_block_sync");
+    pthread_barrier_wait(&t->launch->block[t->block]);
+}
+
+void *shmemd_ptr(const void *dest, int pe) { return shmem_ptr(dest, pe); }
+
+void shmemd_putmem(void *dest, const void *source, size_t nbytes, int pe)
+{
+    /* Blocking: the source may be reused on return, so the engine must
+     * have read it. */
+    rma(ENGINE_PUT, dest, source, nbytes, pe, true, "shmemd_putmem");
+}
+
+void shmemd_getmem(void *dest, const void *source, size_t nbytes, int pe)
+{
+    rma(ENGINE_GET, dest, source, nbytes, pe, true, "shmemd_getmem");
+}
+
+void shmemd_putmem_nbi(void *dest, const void *source, size_t nbytes, int pe)
+{
+    rma(ENGINE_PUT, dest, source, nbytes, pe, false, "shmemd_putmem_nbi");
+}
+
+void shmemd_getmem_nbi(void *dest, const void *source, size_t nbytes, int pe)
+{
+    rma(ENGINE_GET, dest, source, nbytes, pe, false, "shmemd_getmem_nbi");
+}
+
+/* This thread's share of a block-cooperative transfer. */
+static void block_share(enum engine_op op, void *dest, const void *source, size_t nbytes, int pe,
+                        bool wait, const char *routine)
+{
+    struct device_thread *t = device_thread_of(routine);
+    size_t n = t->launch->nthreads, share = (nbytes + n - 1) / n;
+    size_t from = share * t->thread, to = from + share < nbytes ? from + share : nbytes;
+    check_target(op == ENGINE_GET ? source : dest, nbytes, pe, routine);
+    if (from < to)
+        rma(op, (char *)dest + from, (const char *)source + from, to - from, pe, wait, routine);
+    pthread_barrier_wait(&t->launch->block[t->block]);
+}
+
+void shmemd_putmem_block(void *dest, const void *source, size_t nbytes, int pe)
+{
+    block_share(ENGINE_PUT, dest, source, nbytes, pe, true, "shmemd_putmem_block");
+}
+
+void shmemd_getmem_block(void *dest, const void *source, size_t nbytes, int pe)
+{
+    block_share(ENGINE_GET, dest, source, nbytes, pe, true, "shmemd_getmem_block");
+}
+
+void shmemd_putmem_nbi_block(void *dest, const void *source, size_t nbytes, int pe)
+{
+    block_share(ENGINE_PUT, dest, source, nbytes, pe, false, "shmemd_putmem_nbi_block");
+}
+
+void shmemd_getmem_nbi_block(void *dest, const void *source, size_t nbytes, int pe)
+{
+    block_share(ENGINE_GET, dest, source, nbytes, pe, false, "shmemd_getmem_nbi_block");
+}
+
+static enum hcomm_signal_op signal_op_of(int sig_op, const char *routine)
+{
+    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+        oshm_fatal("%s: signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD",
+                   routine, sig_op);
+    return sig_op == SHMEM_SIGNAL_ADD ? HCOMM_SIGNAL_ADD : HCOMM_SIGNAL_SET;
+}
+
+static void put_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                       uint64_t signal, int sig_op, int pe, bool wait, const char *routine)
+{
+    struct device_thread *t = device_thread_of(routine);
+    check_target(dest, nbytes, pe, routine);
+    check_target(sig_addr, sizeof *sig_addr, pe, routine);
+    post(t, (struct engine_desc){.op = nbytes ? ENGINE_PUT_SIGNAL : ENGINE_SIGNAL, .pe = pe,
+                                 .dst = dest, .src = source, .len = nbytes, .sig = sig_addr,
+                                 .sig_value = signal, .sig_op = signal_op_of(sig_op, routine),
+                                 .routine = routine});
+    if (wait)
+        engine_wait(&t->ops);
+}
+
+void shmemd_putmem_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                          uint64_t signal, int sig_op, int pe)
+{
+    put_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe, true, "shmemd_putmem_signal");
+}
+
+void shmemd_putmem_signal_nbi(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                              uint64_t signal, int sig_op, int pe)
+{
+    put_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe, false,
+               "shmemd_putmem_signal_nbi");
+}
+
+void shmemd_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+{
+    put_signal(NULL, NULL, 0, sig_addr, signal, sig_op, pe, false, "shmemd_signal_op");
+}
+
+static bool compare(uint64_t v, int cmp, uint64_t want)
+{
+    switch (cmp) {
+    case SHMEM_CMP_EQ: return v == want;
+    case SHMEM_CMP_NE: return v != want;
+    case SHMEM_CMP_GT: return v > want;
+    case SHMEM_CMP_GE: return v >= want;
+    case SHMEM_CMP_LT: return v < want;
+    case SHMEM_CMP_LE: return v <= want;
+    }
+    oshm_fatal("shmemd_signal_wait_until: comparison %d is not one of SHMEM_CMP_*", cmp);
+}
+
+uint64_t shmemd_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value)
+{
+    device_thread_of("shmemd_signal_wait_until");
+    uint32_t spins = 0;
+    uint64_t v;
+    while (!compare(v = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE), cmp, value))
+        oshm_spin_step(&spins);
+    return v;
+}
+
+uint64_t shmemd_signal_fetch(const uint64_t *sig_addr)
+{
+    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+}
+
+/* Descriptors of one thread may run on two engines (MTE, UDMA) that do not
+ * order against each other: a fence waits for what is outstanding. */
+void shmemd_fence(void) { engine_wait(&device_thread_of("shmemd_fence")->ops); }
+void shmemd_quiet(void) { engine_wait(&device_thread_of("shmemd_quiet")->ops); }
+
+static void barrier_over(const struct oshm_pe_set *set, const char *routine)
+{
+    struct device_thread *t = device_thread_of(routine);
+    engine_wait(&t->ops);
+    pthread_barrier_wait(&t->launch->grid);
+    /* One thread speaks for the device: every thread's operations are
+     * complete, so the PEs' barrier orders all of them. */
+    if (t->block == 0 && t->thread == 0)
+        oshm_barrier_sync(set);
+    pthread_barrier_wait(&t->launch->grid);
+}
+
+void shmemd_barrier_all(void) { barrier_over(&oshm_device_world, "shmemd_barrier_all"); }
+
+void shmemd_team_barrier(shmemd_team_t team)
+{
+    const struct oshm_pe_set *set = oshm_team_set(team, "shmemd_team_barrier");
+    if (set->my_index < 0)
+        oshm_fatal("shmemd_team_barrier: this PE is not a member of the team");
+    barrier_over(set, "shmemd_team_barrier");
+}
+
+/* Values travel as bit patterns of their own width. */
+static uint64_t to_bits(const void *v, size_t size)
+{
+    if (size == 4) {
+        uint32_t w;
+        memcpy(&w, v, 4);
+        return w;
+    }
+    uint64_t w;
+    memcpy(&w, v, 8);
+    return w;
+}
+
+static void from_bits(void *v, uint64_t bits, size_t size)
+{
+    if (size == 4) {
+        uint32_t w = (uint32_t)bits;
+        memcpy(v, &w, 4);
+    } else {
+        memcpy(v, &bits, 8);
+    }
+}
+
+static uint64_t amo(void *dest, enum hcomm_amo_op op, size_t size, uint64_t operand,
+                    uint64_t compare_bits, int pe, bool fetch, const char *routine)
+{
+    struct device_thread *t = device_thread_of(routine);
+    check_target(dest, size, pe, routine);
+    uint64_t old = 0;
+    post(t, (struct engine_desc){.op = ENGINE_AMO, .pe = pe, .dst = dest, .amo = op,
+                                 .amo_size = size, .operand = operand, .compare = compare_bits,
+                                 .result = fetch ? &old : NULL, .routine = routine});
+    if (fetch)
+        engine_wait(&t->ops);
+    return old;
+}
+
+#define DEFINE_DEVICE_RMA(T, N)                                                                \
+    void shmemd_##N##_put(T *dest, const T *source, size_t nelems, int pe)                    \
+    {                                                                                          \
+        rma(ENGINE_PUT, dest, source, nelems * sizeof(T), pe, true, "shmemd_" #N "_put");     \
+    }                                                                                          \
+    void shmemd_##N##_get(T *dest, const T *source, size_t nelems, int pe)                    \
+    {                                                                                          \
+        rma(ENGINE_GET, dest, source, nelems * sizeof(T), pe, true, "shmemd_" #N "_get");     \
+    }                                                                                          \
+    void shmemd_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe)                \
+    {                                                                                          \
+        rma(ENGINE_PUT, dest, source, nelems * sizeof(T), pe, false, "shmemd_" #N "_put_nbi"); \
+    }                                                                                          \
+    void shmemd_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe)                \
+    {                                                                                          \
+        rma(ENGINE_GET, dest, source, nelems * sizeof(T), pe, false, "shmemd_" #N "_get_nbi"); \
+    }                                                                                          \
+    void shmemd_##N##_p(T *dest, T value, int pe)                                              \
+    {                                                                                          \
+        if (sizeof(T) > sizeof(uint64_t)) { /* long double: too big to carry inline */        \
+            rma(ENGINE_PUT, dest, &value, sizeof(T), pe, true, "shmemd_" #N "_p");            \
+            return;                                                                            \
+        }                                                                                      \
+        struct device_thread *t = device_thread_of("shmemd_" #N "_p");                         \
+        check_target(dest, sizeof(T), pe, "shmemd_" #N "_p");                                  \
+        struct engine_desc d = {.op = ENGINE_PUT, .pe = pe, .dst = dest, .len = sizeof(T),     \
+                                .routine = "shmemd_" #N "_p"};                                 \
+        memcpy(&d.inline_data, &value, sizeof(T) <= 8 ? sizeof(T) : 8);                        \
+        post(t, d);                                                                            \
+    }                                                                                          \
+    T shmemd_##N##_g(const T *source, int pe)                                                  \
+    {                                                                                          \
+        T v;                                                                                   \
+        rma(ENGINE_GET, &v, source, sizeof(T), pe, true, "shmemd_" #N "_g");                  \
+        return v;                                                                              \
+    }
+SHMEM_RMA_TYPE_TABLE(DEFINE_DEVICE_RMA)
+
+#define AMO_CALL(N, NAME, OP, FETCH, VALUE, CMP)                                               \
+    amo(dest, OP, sizeof *dest, to_bits(&(VALUE), sizeof *dest), to_bits(&(CMP), sizeof *dest), \
+        pe, FETCH, "shmemd_" #N "_atomic_" NAME)
+
+#define DEFINE_DEVICE_AMO_STD(T, N, U)                                                         \
+    T shmemd_##N##_atomic_fetch_add(T *dest, T value, int pe)                                  \
+    {                                                                                          \
+        T old;                                                                                 \
+        from_bits(&old, AMO_CALL(N, "fetch_add", HCOMM_AMO_FETCH_ADD, true, value, value),     \
+                  sizeof old);                                                                 \
+        return old;                                                                            \
+    }                                                                                          \
+    void shmemd_##N##_atomic_add(T *dest, T value, int pe)                                     \
+    {                                                                                          \
+        AMO_CALL(N, "add", HCOMM_AMO_ADD, false, value, value);                               \
+    }                                                                                          \
+    T shmemd_##N##_atomic_fetch_inc(T *dest, int pe)                                           \
+    {                                                                                          \
+        T one = 1, old;                                                                        \
+        from_bits(&old, AMO_CALL(N, "fetch_inc", HCOMM_AMO_FETCH_ADD, true, one, one),         \
+                  sizeof old);                                                                 \
+        return old;                                                                            \
+    }                                                                                          \
+    void shmemd_##N##_atomic_inc(T *dest, int pe)                                              \
+    {                                                                                          \
+        T one = 1;                                                                             \
+        AMO_CALL(N, "inc", HCOMM_AMO_ADD, false, one, one);                                   \
+    }                                                                                          \
+    T shmemd_##N##_atomic_compare_swap(T *dest, T cond, T value, int pe)                       \
+    {                                                                                          \
+        T old;                                                                                 \
+        from_bits(&old, AMO_CALL(N, "compare_swap", HCOMM_AMO_CSWAP, true, value, cond),       \
+                  sizeof old);                                                                 \
+        return old;                                                                            \
+    }
+#define DEFINE_DEVICE_AMO_EXT(T, N, U)                                                         \
+    T shmemd_##N##_atomic_fetch(const T *source, int pe)                                       \
+    {                                                                                          \
+        T zero = 0, old;                                                                       \
+        T *dest = (T *)source;                                                                 \
+        from_bits(&old, AMO_CALL(N, "fetch", HCOMM_AMO_FETCH, true, zero, zero), sizeof old);  \
+        return old;                                                                            \
+    }                                                                                          \
+    void shmemd_##N##_atomic_set(T *dest, T value, int pe)                                     \
+    {                                                                                          \
+        AMO_CALL(N, "set", HCOMM_AMO_SET, false, value, value);                               \
+    }                                                                                          \
+    T shmemd_##N##_atomic_swap(T *dest, T value, int pe)                                       \
+    {                                                                                          \
+        T old;                                                                                 \
+        from_bits(&old, AMO_CALL(N, "swap", HCOMM_AMO_SWAP, true, value, value), sizeof old);  \
+        return old;                                                                            \
+    }
+SHMEM_AMO_STANDARD_TABLE(DEFINE_DEVICE_AMO_STD)
+SHMEM_AMO_EXTENDED_TABLE(DEFINE_DEVICE_AMO_EXT)

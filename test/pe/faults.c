@@ -9,9 +9,17 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <shmem/device.h>
+
 #include "check.h"
 
 static long target;
+
+static void bad_pe_kernel(void *p)
+{
+    long *x = *(long **)p;
+    shmemd_long_p(x, 1, shmemd_n_pes() + 3);
+}
 
 int main(int argc, char **argv)
 {
@@ -85,6 +93,14 @@ int main(int argc, char **argv)
             printf("stranger refused\n");
         }
         shmem_barrier_all();
+    } else if (!strcmp(mode, "device_on_host")) {
+        /* A device routine outside a kernel: a clear error, not a crash. */
+        shmemd_quiet();
+    } else if (!strcmp(mode, "device_bad_pe")) {
+        /* A kernel naming a PE that does not exist. */
+        long *x = shmemx_device_calloc(1, sizeof(long));
+        shmemx_launch(bad_pe_kernel, 1, 1, &x, sizeof x, NULL);
+        shmemx_stream_synchronize(NULL);
     } else if (!strcmp(mode, "asymmetric_malloc")) {
         /* PEs ask for different sizes: with SHMEM_DEBUG a clear error. */
         void *p = shmem_malloc(64 + (size_t)me * 64);

@@ -239,46 +239,35 @@ static uint64_t ucx_amo(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, 
     if (ep->pe == ucx.my_pe && (op == HCOMM_AMO_FETCH_AND || op == HCOMM_AMO_FETCH_OR ||
                                 op == HCOMM_AMO_FETCH_XOR))
         return bitwise_by_cswap(ep, seg, raddr, op, size, operand);
-    switch (op) {
-    case HCOMM_AMO_FETCH: /* adding 0: UCP has no atomic load */
-        post_atomic(ep, seg, raddr, UCP_ATOMIC_OP_ADD, size, 0, &old, true);
-        return old;
-    case HCOMM_AMO_SET:
-        post_atomic(ep, seg, raddr, UCP_ATOMIC_OP_SWAP, size, operand, &ucx_discard, false);
-        return 0;
-    case HCOMM_AMO_SWAP:
-        post_atomic(ep, seg, raddr, UCP_ATOMIC_OP_SWAP, size, operand, &old, true);
-        return old;
-    case HCOMM_AMO_CSWAP:
+    /* The UCP operation of each hcomm one, and whether it returns the old
+     * value. Fetch is an add of 0 (UCP has no atomic load), set a swap
+     * whose old value nobody reads. */
+    static const struct {
+        ucp_atomic_op_t op;
+        bool fetch;
+    } map[] = {
+        [HCOMM_AMO_FETCH] = {UCP_ATOMIC_OP_ADD, true},
+        [HCOMM_AMO_SET] = {UCP_ATOMIC_OP_SWAP, false},
+        [HCOMM_AMO_SWAP] = {UCP_ATOMIC_OP_SWAP, true},
+        [HCOMM_AMO_CSWAP] = {UCP_ATOMIC_OP_CSWAP, true},
+        [HCOMM_AMO_FETCH_ADD] = {UCP_ATOMIC_OP_ADD, true},
+        [HCOMM_AMO_ADD] = {UCP_ATOMIC_OP_ADD, false},
+        [HCOMM_AMO_FETCH_AND] = {UCP_ATOMIC_OP_AND, true},
+        [HCOMM_AMO_AND] = {UCP_ATOMIC_OP_AND, false},
+        [HCOMM_AMO_FETCH_OR] = {UCP_ATOMIC_OP_OR, true},
+        [HCOMM_AMO_OR] = {UCP_ATOMIC_OP_OR, false},
+        [HCOMM_AMO_FETCH_XOR] = {UCP_ATOMIC_OP_XOR, true},
+        [HCOMM_AMO_XOR] = {UCP_ATOMIC_OP_XOR, false},
+    };
+    if (op == HCOMM_AMO_FETCH)
+        operand = 0;
+    if (op == HCOMM_AMO_CSWAP) { /* the reply buffer carries the new value in */
         old = operand;
-        post_atomic(ep, seg, raddr, UCP_ATOMIC_OP_CSWAP, size, compare, &old, true);
-        return old;
-    case HCOMM_AMO_FETCH_ADD:
-        post_atomic(ep, seg, raddr, UCP_ATOMIC_OP_ADD, size, operand, &old, true);
-        return old;
-    case HCOMM_AMO_ADD:
-        post_atomic(ep, seg, raddr, UCP_ATOMIC_OP_ADD, size, operand, NULL, false);
-        return 0;
-    case HCOMM_AMO_FETCH_AND:
-        post_atomic(ep, seg, raddr, UCP_ATOMIC_OP_AND, size, operand, &old, true);
-        return old;
-    case HCOMM_AMO_AND:
-        post_atomic(ep, seg, raddr, UCP_ATOMIC_OP_AND, size, operand, NULL, false);
-        return 0;
-    case HCOMM_AMO_FETCH_OR:
-        post_atomic(ep, seg, raddr, UCP_ATOMIC_OP_OR, size, operand, &old, true);
-        return old;
-    case HCOMM_AMO_OR:
-        post_atomic(ep, seg, raddr, UCP_ATOMIC_OP_OR, size, operand, NULL, false);
-        return 0;
-    case HCOMM_AMO_FETCH_XOR:
-        post_atomic(ep, seg, raddr, UCP_ATOMIC_OP_XOR, size, operand, &old, true);
-        return old;
-    case HCOMM_AMO_XOR:
-        post_atomic(ep, seg, raddr, UCP_ATOMIC_OP_XOR, size, operand, NULL, false);
-        return 0;
+        operand = compare;
     }
-    return 0;
+    uint64_t *reply = map[op].fetch ? &old : op == HCOMM_AMO_SET ? &ucx_discard : NULL;
+    post_atomic(ep, seg, raddr, map[op].op, size, operand, reply, map[op].fetch);
+    return map[op].fetch ? old : 0;
 }
 
 static void *ucx_ptr(struct hcomm_ep *ep, int seg, uintptr_t raddr)

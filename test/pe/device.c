@@ -302,8 +302,8 @@ static void test_block(int me, int n)
 static void test_streams(void)
 {
     long *x = shmemx_device_calloc(2, sizeof(long));
-    shmemx_stream_t s1, s2;
-    shmemx_event_t ev;
+    shmemx_stream_t s1 = NULL, s2 = NULL;
+    shmemx_event_t ev = NULL;
     CHECK(shmemx_stream_create(&s1) == 0 && shmemx_stream_create(&s2) == 0, "streams");
     CHECK(shmemx_event_create(&ev) == 0 && shmemx_event_query(ev) == 1, "event");
     struct stream_args a = {x, 31337};

@@ -112,6 +112,8 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
         return -1;
     }
     oshm_rt.thread_level = requested;
+    if (requested == SHMEM_THREAD_MULTIPLE)
+        hcomm_threads_begin();
     oshm_rt.initialized = true;
     if (provided)
         *provided = requested;

@@ -13,6 +13,7 @@
 #include "core/runtime.h"
 #include "core/spin.h"
 #include "device/device.h"
+#include "hcomm/hcomm.h"
 
 _Thread_local struct device_thread *device_self;
 
@@ -159,6 +160,8 @@ static void *stream_main(void *arg)
 
 static struct shmemx_stream_impl *new_stream(void)
 {
+    /* A stream's thread progresses the backends while it waits. */
+    hcomm_threads_begin();
     struct shmemx_stream_impl *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;

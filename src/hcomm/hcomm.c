@@ -284,6 +284,13 @@ void hcomm_fini(void)
     hcomm.amo_over_network = false;
 }
 
+void hcomm_threads_begin(void)
+{
+    for (int i = 0; i < hcomm.n_backends; i++)
+        if (hcomm.backends[i]->threads)
+            hcomm.backends[i]->threads();
+}
+
 void hcomm_progress(void)
 {
     for (int i = 0; i < hcomm.n_backends; i++)

@@ -95,6 +95,9 @@ struct hcomm_ops {
     /* Moves this PE's share of the communication along (a backend whose
      * peers' operations are carried out by the target's CPU); NULL if none. */
     void (*progress)(void);
+    /* From now on several threads may call the ops at once (called while
+     * only one thread uses the library); NULL when that is always fine. */
+    void (*threads)(void);
 };
 
 struct hcomm_ep {
@@ -254,5 +257,8 @@ void hcomm_fence(struct hcomm_channel *ch);
 void hcomm_quiet(struct hcomm_channel *ch);
 /* Progresses every backend that needs it; waits call it while they poll. */
 void hcomm_progress(void);
+/* Several threads will use the backends at once from now on: before they
+ * start. */
+void hcomm_threads_begin(void);
 
 #endif

@@ -109,6 +109,8 @@ int engine_start(unsigned delay_us)
     int rc = 0;
     pthread_mutex_lock(&start_lock);
     engine_delay_us = delay_us;
+    /* The engines' threads will use the backends alongside the program's. */
+    hcomm_threads_begin();
     for (int k = 0; k < ENGINE_KINDS && rc == 0; k++) {
         struct engine *e = &engines[k];
         if (e->running)

@@ -1,5 +1,6 @@
 #include "transport/ucx/ucx.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,33 @@ static inline uint64_t remote_addr(const struct hcomm_ep *ep, const struct ucx_p
     return p->base[seg] + (uint64_t)(raddr - ep->seg_base[seg]);
 }
 
-static void ucx_progress(void) { ucp_worker_progress(ucx.worker); }
+/* The worker is single-threaded (UCX's own locking costs a quarter of the
+ * tcp bandwidth); once several threads may use it (SHMEM_THREAD_MULTIPLE,
+ * the device's engines and streams) every entry takes this lock, recursive
+ * because a wait progresses the worker from inside an operation. */
+static bool ucx_threaded;
+static pthread_mutex_t ucx_lock;
+
+static inline bool ucx_enter(void)
+{
+    if (!ucx_threaded)
+        return false;
+    pthread_mutex_lock(&ucx_lock);
+    return true;
+}
+
+static inline void ucx_leave(bool locked)
+{
+    if (locked)
+        pthread_mutex_unlock(&ucx_lock);
+}
+
+static void ucx_progress(void)
+{
+    bool l = ucx_enter();
+    ucp_worker_progress(ucx.worker);
+    ucx_leave(l);
+}
 
 /* Waits for a request to complete, progressing the worker. */
 static void wait_request(void *req, const char *what, int pe)
@@ -79,7 +106,7 @@ static void release_request(void *req, const char *what, int pe)
     ucp_request_free(req);
 }
 
-static void ucx_put(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+static void ucx_put_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
                     const void *src, size_t len, bool nbi)
 {
     (void)ch;
@@ -93,7 +120,7 @@ static void ucx_put(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uint
         wait_request(req, "put", ep->pe);
 }
 
-static void ucx_get(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
+static void ucx_get_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
                     uintptr_t raddr, size_t len, bool nbi)
 {
     (void)ch;
@@ -112,7 +139,7 @@ static void flush_ep(struct ucx_peer *p, const char *what, int pe)
     wait_request(ucp_ep_flush_nbx(p->ep, &prm), what, pe);
 }
 
-static void ucx_iput(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+static void ucx_iput_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
                      ptrdiff_t rstride, const void *src, ptrdiff_t sstride, size_t elem,
                      size_t nelems)
 {
@@ -131,7 +158,7 @@ static void ucx_iput(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uin
         flush_ep(p, "iput", ep->pe);
 }
 
-static void ucx_iget(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
+static void ucx_iget_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
                      ptrdiff_t dstride, uintptr_t raddr, ptrdiff_t rstride, size_t elem,
                      size_t nelems)
 {
@@ -175,7 +202,7 @@ static void post_atomic(struct hcomm_ep *ep, int seg, uintptr_t raddr, ucp_atomi
     }
 }
 
-static void ucx_signal(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+static void ucx_signal_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
                        uint64_t value, enum hcomm_signal_op op)
 {
     (void)ch;
@@ -224,8 +251,8 @@ static uint64_t bitwise_by_cswap(struct hcomm_ep *ep, int seg, uintptr_t raddr,
     }
 }
 
-static uint64_t ucx_amo(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
-                        enum hcomm_amo_op op, size_t size, uint64_t operand, uint64_t compare)
+static uint64_t ucx_amo_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg,
+                                 uintptr_t raddr, enum hcomm_amo_op op, size_t size, uint64_t operand, uint64_t compare)
 {
     (void)ch;
     uint64_t old = 0;
@@ -233,7 +260,7 @@ static uint64_t ucx_amo(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, 
      * AMO on it: to this PE, every AMO completes before it returns, which
      * only a fetching one guarantees. */
     if (ep->pe == ucx.my_pe && fetching_form(op) != op) {
-        ucx_amo(ch, ep, seg, raddr, fetching_form(op), size, operand, compare);
+        ucx_amo_unlocked(ch, ep, seg, raddr, fetching_form(op), size, operand, compare);
         return 0;
     }
     if (ep->pe == ucx.my_pe && (op == HCOMM_AMO_FETCH_AND || op == HCOMM_AMO_FETCH_OR ||
@@ -276,7 +303,7 @@ static void *ucx_ptr(struct hcomm_ep *ep, int seg, uintptr_t raddr)
     return NULL; /* not mapped into this process */
 }
 
-static void ucx_fence(struct hcomm_channel *ch)
+static void ucx_fence_unlocked(struct hcomm_channel *ch)
 {
     (void)ch;
     ucs_status_t st = ucp_worker_fence(ucx.worker);
@@ -286,11 +313,55 @@ static void ucx_fence(struct hcomm_channel *ch)
 
 /* One worker serves every context, so quiet on any context completes the
  * operations of all: stronger than required, never weaker. */
-static void ucx_quiet(struct hcomm_channel *ch)
+static void ucx_quiet_unlocked(struct hcomm_channel *ch)
 {
     (void)ch;
     ucp_request_param_t prm = {0};
     wait_request(ucp_worker_flush_nbx(ucx.worker, &prm), "quiet", -1);
+}
+
+/* The entry points, under the lock when threads share the worker. */
+#define UCX_LOCKED(NAME, PARAMS, ARGS)                                                         \
+    static void NAME PARAMS                                                                    \
+    {                                                                                          \
+        bool l = ucx_enter();                                                                  \
+        NAME##_unlocked ARGS;                                                                  \
+        ucx_leave(l);                                                                          \
+    }
+UCX_LOCKED(ucx_put, (struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+                     const void *src, size_t len, bool nbi), (ch, ep, seg, raddr, src, len, nbi))
+UCX_LOCKED(ucx_get, (struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
+                     uintptr_t raddr, size_t len, bool nbi), (ch, ep, seg, dst, raddr, len, nbi))
+UCX_LOCKED(ucx_iput, (struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+                      ptrdiff_t rstride, const void *src, ptrdiff_t sstride, size_t elem,
+                      size_t nelems), (ch, ep, seg, raddr, rstride, src, sstride, elem, nelems))
+UCX_LOCKED(ucx_iget, (struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
+                      ptrdiff_t dstride, uintptr_t raddr, ptrdiff_t rstride, size_t elem,
+                      size_t nelems), (ch, ep, seg, dst, dstride, raddr, rstride, elem, nelems))
+UCX_LOCKED(ucx_signal, (struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+                        uint64_t value, enum hcomm_signal_op op), (ch, ep, seg, raddr, value, op))
+UCX_LOCKED(ucx_fence, (struct hcomm_channel *ch), (ch))
+UCX_LOCKED(ucx_quiet, (struct hcomm_channel *ch), (ch))
+
+static uint64_t ucx_amo(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+                        enum hcomm_amo_op op, size_t size, uint64_t operand, uint64_t compare)
+{
+    bool l = ucx_enter();
+    uint64_t old = ucx_amo_unlocked(ch, ep, seg, raddr, op, size, operand, compare);
+    ucx_leave(l);
+    return old;
+}
+
+static void ucx_threads(void)
+{
+    if (ucx_threaded)
+        return;
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&ucx_lock, &a);
+    pthread_mutexattr_destroy(&a);
+    ucx_threaded = true;
 }
 
 const struct hcomm_ops ucx_ops = {
@@ -306,6 +377,7 @@ const struct hcomm_ops ucx_ops = {
     .fence = ucx_fence,
     .quiet = ucx_quiet,
     .progress = ucx_progress,
+    .threads = ucx_threads,
 };
 
 int ucx_open(const struct hcomm_domain *d)
@@ -322,7 +394,7 @@ int ucx_open(const struct hcomm_domain *d)
     if (st != UCS_OK)
         goto fail;
     ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
-                              .thread_mode = UCS_THREAD_MODE_MULTI};
+                              .thread_mode = UCS_THREAD_MODE_SINGLE};
     st = ucp_worker_create(ucx.context, &wp, &ucx.worker);
     if (st != UCS_OK)
         goto fail;
@@ -446,4 +518,8 @@ void ucx_close(void)
     if (ucx.context)
         ucp_cleanup(ucx.context);
     memset(&ucx, 0, sizeof ucx);
+    if (ucx_threaded) {
+        pthread_mutex_destroy(&ucx_lock);
+        ucx_threaded = false;
+    }
 }

@@ -36,14 +36,21 @@ static inline void oshm_cpu_relax(void)
 #endif
 }
 
-/* One step of a wait loop; *count is the caller's iteration counter. */
-static inline void oshm_spin_step(uint32_t *count)
+/* Gives the core a rest: a pause at first, then yields. *count is the
+ * caller's iteration counter. For a loop that progresses by itself. */
+static inline void oshm_spin_pause(uint32_t *count)
 {
-    oshm_progress();
     if (++*count < (oshm_oversubscribed ? OSHM_SPIN_SHARED_CORES : OSHM_SPIN_OWN_CORE))
         oshm_cpu_relax();
     else
         sched_yield();
+}
+
+/* One step of a wait loop: progress, then a pause. */
+static inline void oshm_spin_step(uint32_t *count)
+{
+    oshm_progress();
+    oshm_spin_pause(count);
 }
 
 #endif

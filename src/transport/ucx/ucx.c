@@ -90,7 +90,7 @@ static void wait_request(void *req, const char *what, int pe)
     uint32_t spins = 0;
     while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS)
         if (!ucp_worker_progress(ucx.worker))
-            oshm_spin_step(&spins);
+            oshm_spin_pause(&spins);
     ucp_request_free(req);
     if (st != UCS_OK)
         ucx_failed(what, pe, st);
@@ -106,8 +106,8 @@ static void release_request(void *req, const char *what, int pe)
     ucp_request_free(req);
 }
 
-static void ucx_put_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
-                    const void *src, size_t len, bool nbi)
+static void ucx_put_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg,
+                             uintptr_t raddr, const void *src, size_t len, bool nbi)
 {
     (void)ch;
     struct ucx_peer *p = peer_of(ep);
@@ -121,7 +121,7 @@ static void ucx_put_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int 
 }
 
 static void ucx_get_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
-                    uintptr_t raddr, size_t len, bool nbi)
+                             uintptr_t raddr, size_t len, bool nbi)
 {
     (void)ch;
     struct ucx_peer *p = peer_of(ep);
@@ -139,41 +139,40 @@ static void flush_ep(struct ucx_peer *p, const char *what, int pe)
     wait_request(ucp_ep_flush_nbx(p->ep, &prm), what, pe);
 }
 
-static void ucx_iput_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
-                     ptrdiff_t rstride, const void *src, ptrdiff_t sstride, size_t elem,
-                     size_t nelems)
+/* NELEMS elements of ELEM bytes, one operation each; returns once the local
+ * side may be reused (iput: the sources) or holds the data (iget). */
+static void strided(bool put, struct hcomm_ep *ep, int seg, uintptr_t raddr, ptrdiff_t rstride,
+                    char *local, ptrdiff_t lstride, size_t elem, size_t nelems, const char *what)
 {
-    (void)ch;
     struct ucx_peer *p = peer_of(ep);
     ucp_request_param_t prm = {0};
-    const char *s = src;
     bool pending = false;
-    for (size_t i = 0; i < nelems; i++, raddr += (uintptr_t)rstride, s += sstride) {
-        void *req = ucp_put_nbx(p->ep, s, elem, remote_addr(ep, p, seg, raddr), p->rkey[seg], &prm);
+    for (size_t i = 0; i < nelems; i++, raddr += (uintptr_t)rstride, local += lstride) {
+        uint64_t at = remote_addr(ep, p, seg, raddr);
+        void *req = put ? ucp_put_nbx(p->ep, local, elem, at, p->rkey[seg], &prm)
+                        : ucp_get_nbx(p->ep, local, elem, at, p->rkey[seg], &prm);
         pending |= req != NULL;
-        release_request(req, "iput", ep->pe);
+        release_request(req, what, ep->pe);
     }
-    /* The sources may be reused on return. */
     if (pending)
-        flush_ep(p, "iput", ep->pe);
+        flush_ep(p, what, ep->pe);
+}
+
+static void ucx_iput_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg,
+                              uintptr_t raddr, ptrdiff_t rstride, const void *src,
+                              ptrdiff_t sstride, size_t elem, size_t nelems)
+{
+    (void)ch;
+    /* UCP only reads the sources of a put. */
+    strided(true, ep, seg, raddr, rstride, (char *)src, sstride, elem, nelems, "iput");
 }
 
 static void ucx_iget_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
-                     ptrdiff_t dstride, uintptr_t raddr, ptrdiff_t rstride, size_t elem,
-                     size_t nelems)
+                              ptrdiff_t dstride, uintptr_t raddr, ptrdiff_t rstride, size_t elem,
+                              size_t nelems)
 {
     (void)ch;
-    struct ucx_peer *p = peer_of(ep);
-    ucp_request_param_t prm = {0};
-    char *d = dst;
-    bool pending = false;
-    for (size_t i = 0; i < nelems; i++, raddr += (uintptr_t)rstride, d += dstride) {
-        void *req = ucp_get_nbx(p->ep, d, elem, remote_addr(ep, p, seg, raddr), p->rkey[seg], &prm);
-        pending |= req != NULL;
-        release_request(req, "iget", ep->pe);
-    }
-    if (pending)
-        flush_ep(p, "iget", ep->pe);
+    strided(false, ep, seg, raddr, rstride, dst, dstride, elem, nelems, "iget");
 }
 
 /* Posts one UCP atomic. REPLY, when not NULL, carries CSWAP's new value in
@@ -202,8 +201,8 @@ static void post_atomic(struct hcomm_ep *ep, int seg, uintptr_t raddr, ucp_atomi
     }
 }
 
-static void ucx_signal_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
-                       uint64_t value, enum hcomm_signal_op op)
+static void ucx_signal_unlocked(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg,
+                                uintptr_t raddr, uint64_t value, enum hcomm_signal_op op)
 {
     (void)ch;
     /* After every earlier operation of this PE, in particular the data

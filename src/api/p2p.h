@@ -1,5 +1,6 @@
 /*
- * Comparisons and waits on local symmetric memory that other PEs update.
+ * Comparisons and waits on local symmetric memory that other PEs update, and
+ * the signal operations that update it.
  */
 #ifndef OSHM_API_P2P_H
 #define OSHM_API_P2P_H
@@ -8,7 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/log.h"
 #include "core/spin.h"
+#include "hcomm/hcomm.h"
 
 _Noreturn void oshm_bad_cmp(int cmp, const char *routine);
 
@@ -28,6 +31,16 @@ static inline uint64_t oshm_wait_u64(uint64_t *word, int cmp, uint64_t value, co
     while (!OSHM_COMPARE((v = __atomic_load_n(word, __ATOMIC_ACQUIRE)), cmp, value, routine))
         oshm_spin_step(&spins);
     return v;
+}
+
+/* SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD as hcomm's; anything else is fatal. */
+static inline enum hcomm_signal_op oshm_signal_op(int sig_op, const char *routine)
+{
+    if (sig_op == SHMEM_SIGNAL_SET)
+        return HCOMM_SIGNAL_SET;
+    if (sig_op != SHMEM_SIGNAL_ADD)
+        oshm_fatal("%s: sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", routine, sig_op);
+    return HCOMM_SIGNAL_ADD;
 }
 
 #endif

@@ -8,22 +8,13 @@
 #include "api/p2p.h"
 #include "core/log.h"
 
-static inline enum hcomm_signal_op signal_op(int sig_op, const char *routine)
-{
-    if (sig_op == SHMEM_SIGNAL_SET)
-        return HCOMM_SIGNAL_SET;
-    if (sig_op != SHMEM_SIGNAL_ADD)
-        oshm_fatal("%s: sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", routine, sig_op);
-    return HCOMM_SIGNAL_ADD;
-}
-
 static inline void put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t bytes,
                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi,
                               const char *routine)
 {
     struct hcomm_channel *ch = oshm_channel(ctx, routine);
     int world = oshm_ctx_pe(ctx, pe, routine);
-    enum hcomm_signal_op op = signal_op(sig_op, routine);
+    enum hcomm_signal_op op = oshm_signal_op(sig_op, routine);
     hcomm_put(ch, dest, source, bytes, world, nbi, routine);
     hcomm_signal(ch, sig_addr, signal, op, world, routine);
 }

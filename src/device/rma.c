@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/p2p.h"
 #include "core/log.h"
 #include "core/spin.h"
 #include "device/device.h"
@@ -114,14 +115,6 @@ void shmemd_getmem_nbi_block(void *dest, const void *source, size_t nbytes, int 
     block_share(ENGINE_GET, dest, source, nbytes, pe, false, "shmemd_getmem_nbi_block");
 }
 
-static enum hcomm_signal_op signal_op_of(int sig_op, const char *routine)
-{
-    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
-        oshm_fatal("%s: signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD",
-                   routine, sig_op);
-    return sig_op == SHMEM_SIGNAL_ADD ? HCOMM_SIGNAL_ADD : HCOMM_SIGNAL_SET;
-}
-
 static void put_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
                        uint64_t signal, int sig_op, int pe, bool wait, const char *routine)
 {
@@ -130,7 +123,7 @@ static void put_signal(void *dest, const void *source, size_t nbytes, uint64_t *
     check_target(sig_addr, sizeof *sig_addr, pe, routine);
     post(t, (struct engine_desc){.op = nbytes ? ENGINE_PUT_SIGNAL : ENGINE_SIGNAL, .pe = pe,
                                  .dst = dest, .src = source, .len = nbytes, .sig = sig_addr,
-                                 .sig_value = signal, .sig_op = signal_op_of(sig_op, routine),
+                                 .sig_value = signal, .sig_op = oshm_signal_op(sig_op, routine),
                                  .routine = routine});
     if (wait)
         engine_wait(&t->ops);
@@ -154,33 +147,13 @@ void shmemd_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
     put_signal(NULL, NULL, 0, sig_addr, signal, sig_op, pe, false, "shmemd_signal_op");
 }
 
-static bool compare(uint64_t v, int cmp, uint64_t want)
-{
-    switch (cmp) {
-    case SHMEM_CMP_EQ: return v == want;
-    case SHMEM_CMP_NE: return v != want;
-    case SHMEM_CMP_GT: return v > want;
-    case SHMEM_CMP_GE: return v >= want;
-    case SHMEM_CMP_LT: return v < want;
-    case SHMEM_CMP_LE: return v <= want;
-    }
-    oshm_fatal("shmemd_signal_wait_until: comparison %d is not one of SHMEM_CMP_*", cmp);
-}
-
 uint64_t shmemd_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value)
 {
     device_thread_of("shmemd_signal_wait_until");
-    uint32_t spins = 0;
-    uint64_t v;
-    while (!compare(v = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE), cmp, value))
-        oshm_spin_step(&spins);
-    return v;
+    return oshm_wait_u64(sig_addr, cmp, value, "shmemd_signal_wait_until");
 }
 
-uint64_t shmemd_signal_fetch(const uint64_t *sig_addr)
-{
-    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
-}
+uint64_t shmemd_signal_fetch(const uint64_t *sig_addr) { return shmem_signal_fetch(sig_addr); }
 
 /* Descriptors of one thread may run on two engines (MTE, UDMA) that do not
  * order against each other: a fence waits for what is outstanding. */

@@ -75,6 +75,7 @@ static struct host *hosts;
 static int nhosts;
 static const char *launch_agent = "ssh";
 static bool tcp_bootstrap;
+static bool any_remote;            /* some host is not this machine */
 static const char *bootstrap_addr; /* the address remote PEs connect to */
 static char **forward_vars;        /* -x names, for remote PEs */
 static int nforward;
@@ -382,9 +383,6 @@ static int pick_bootstrap_addr(char *ip, size_t len)
         snprintf(ip, len, "%s", bootstrap_addr);
         return 0;
     }
-    bool any_remote = false;
-    for (int h = 0; h < nhosts; h++)
-        any_remote |= !hosts[h].local;
     if (!any_remote) {
         snprintf(ip, len, "127.0.0.1");
         return 0;
@@ -747,7 +745,6 @@ int main(int argc, char **argv)
     }
     char **prog = &argv[i];
     int slots = 0;
-    bool any_remote = false;
     for (int h = 0; h < nhosts; h++) {
         slots += hosts[h].slots;
         any_remote |= !hosts[h].local;

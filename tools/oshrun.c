@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/boot_wire.h"
+#include "boot/boot_wire.h"
 
 #define KILL_GRACE_MS 1000
 

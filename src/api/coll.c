@@ -6,9 +6,10 @@
 
 #include "api/api.h"
 #include "api/ctx.h"
-#include "core/log.h"
-#include "core/runtime.h"
 #include "team/coll.h"
+#include "team/team.h"
+#include "util/log.h"
+#include "util/state.h"
 
 /* The PE set of an active set; its sync words are the caller's pSync. */
 static struct oshm_pe_set active_set(int start, int log_stride, int size, long *pSync,

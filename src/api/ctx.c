@@ -6,7 +6,24 @@
 
 #include "api/api.h"
 #include "api/ctx.h"
-#include "core/runtime.h"
+#include "util/log.h"
+#include "util/state.h"
+
+struct shmem_ctx_impl shmem_ctx_default_impl = {.channel = &hcomm.default_channel,
+                                                .team = &shmem_team_world_impl};
+
+void oshm_bad_ctx(const char *routine)
+{
+    oshm_fatal("%s: the context is SHMEM_CTX_INVALID", routine);
+}
+
+void oshm_bad_team_pe(shmem_ctx_t ctx, int pe, const char *routine)
+{
+    if (ctx->team == SHMEM_TEAM_WORLD)
+        hcomm_bad_pe(pe, routine);
+    oshm_fatal("%s: PE %d is not in the context's team (PEs 0 to %d)", routine, pe,
+               ctx->team->set.size - 1);
+}
 
 static int create(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {

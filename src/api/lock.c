@@ -6,8 +6,8 @@
  */
 #include "api/api.h"
 #include "api/ctx.h"
-#include "core/runtime.h"
-#include "core/spin.h"
+#include "util/spin.h"
+#include "util/state.h"
 
 #define TICKET ((uint64_t)1 << 32)
 #define LOCK_PE 0

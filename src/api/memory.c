@@ -10,17 +10,18 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/env.h"
-#include "core/log.h"
-#include "core/runtime.h"
-#include "heap/heap.h"
 #include "hcomm/hcomm.h"
+#include "heap/heap.h"
+#include "team/team.h"
+#include "util/env.h"
+#include "util/log.h"
+#include "util/state.h"
 
 /* SHMEM_DEBUG: every PE must ask for the same size and alignment, or the
  * heap stops being symmetric without a word. Compares with PE 0. */
 static void check_same_request(size_t size, size_t align, const char *routine)
 {
-    int64_t *mine = &oshm_rt.world.sync[OSHM_SYNC_REQUEST_WORD];
+    int64_t *mine = &SHMEM_TEAM_WORLD->set.sync[OSHM_SYNC_REQUEST_WORD];
     mine[0] = (int64_t)size;
     mine[1] = (int64_t)align;
     oshm_sync_world();

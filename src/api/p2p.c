@@ -5,7 +5,7 @@
 #include "api/p2p.h"
 
 #include "api/api.h"
-#include "core/log.h"
+#include "util/log.h"
 
 void oshm_bad_cmp(int cmp, const char *routine)
 {

@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/log.h"
-#include "core/spin.h"
 #include "hcomm/hcomm.h"
+#include "util/log.h"
+#include "util/spin.h"
 
 _Noreturn void oshm_bad_cmp(int cmp, const char *routine);
 

@@ -3,13 +3,13 @@
 #include <shmem/shmemx.h>
 #include <string.h>
 
-#include "core/env.h"
-#include "core/runtime.h"
-#include "heap/heap.h"
 #include "hcomm/hcomm.h"
+#include "heap/heap.h"
+#include "util/env.h"
+#include "util/state.h"
 
-OSHM_FN(int, shmem_my_pe, (void)) { return oshm_rt.initialized ? hcomm.my_pe : -1; }
-OSHM_FN(int, shmem_n_pes, (void)) { return oshm_rt.initialized ? hcomm.n_pes : -1; }
+OSHM_FN(int, shmem_my_pe, (void)) { return oshm_state.initialized ? hcomm.my_pe : -1; }
+OSHM_FN(int, shmem_n_pes, (void)) { return oshm_state.initialized ? hcomm.n_pes : -1; }
 OSHM_FN(int, _my_pe, (void)) { return shmem_my_pe(); }
 OSHM_FN(int, _num_pes, (void)) { return shmem_n_pes(); }
 
@@ -55,7 +55,7 @@ OSHM_FN(size_t, shmemx_heap_committed, (void)) { return oshm_heap.committed; }
 
 OSHM_FN(const char *, shmemx_transport_name, (int pe))
 {
-    if (!oshm_rt.initialized || pe < 0 || pe >= hcomm.n_pes || !hcomm.eps[pe].ops)
+    if (!oshm_state.initialized || pe < 0 || pe >= hcomm.n_pes || !hcomm.eps[pe].ops)
         return NULL;
     return hcomm.eps[pe].ops->name;
 }

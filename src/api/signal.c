@@ -3,10 +3,10 @@
  * after the data of the same put, so a PE that sees the signal sees the data.
  */
 #include "api/api.h"
-#include "core/spin.h"
 #include "api/ctx.h"
 #include "api/p2p.h"
-#include "core/log.h"
+#include "util/log.h"
+#include "util/spin.h"
 
 static inline void put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t bytes,
                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi,

@@ -3,64 +3,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "api/ctx.h"
-#include "core/boot.h"
-#include "core/env.h"
-#include "core/log.h"
-#include "core/runtime.h"
+#include "boot/boot.h"
 #include "device/device.h"
-#include "heap/heap.h"
 #include "hcomm/hcomm.h"
+#include "heap/heap.h"
 #include "ipc/ipc.h"
 #include "team/team.h"
-
-struct oshm_runtime oshm_rt;
-
-struct shmem_ctx_impl shmem_ctx_default_impl = {.channel = &hcomm.default_channel,
-                                                .team = &shmem_team_world_impl};
-
-void oshm_runtime_abort(int status)
-{
-    fflush(NULL);
-    if (oshm_boot.ops)
-        oshm_boot.ops->abort(status, "shmem abort");
-    _exit(status);
-}
-
-void oshm_require_init(const char *routine)
-{
-    if (!oshm_rt.initialized || oshm_rt.finalized)
-        oshm_fatal("%s called %s", routine,
-                   oshm_rt.finalized ? "after shmem_finalize" : "before shmem_init");
-}
-
-void oshm_bad_ctx(const char *routine)
-{
-    oshm_fatal("%s: the context is SHMEM_CTX_INVALID", routine);
-}
-
-void oshm_bad_team_pe(shmem_ctx_t ctx, int pe, const char *routine)
-{
-    if (ctx->team == SHMEM_TEAM_WORLD)
-        hcomm_bad_pe(pe, routine);
-    oshm_fatal("%s: PE %d is not in the context's team (PEs 0 to %d)", routine, pe,
-               ctx->team->set.size - 1);
-}
-
-void oshm_sync_world(void) { oshm_barrier_sync(&oshm_rt.world); }
+#include "util/env.h"
+#include "util/log.h"
+#include "util/state.h"
 
 static void finalize_at_exit(void)
 {
     /* A program that returns from main without shmem_finalize still leaves
      * the job in order. */
-    if (oshm_rt.initialized && !oshm_rt.finalized)
+    if (oshm_state.initialized && !oshm_state.finalized)
         shmem_finalize();
 }
 
 static int setup(void)
 {
+    /* Logging sits below the bootstrap: a fatal error anywhere ends the job
+     * through it once it is connected. */
+    oshm_log_set_abort(oshm_boot_abort);
     oshm_env_read();
     if (oshm_boot_init() != 0)
         return -1;
@@ -94,12 +60,12 @@ static int setup(void)
 
 OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
 {
-    if (oshm_rt.initialized && !oshm_rt.finalized) {
+    if (oshm_state.initialized && !oshm_state.finalized) {
         if (provided)
-            *provided = oshm_rt.thread_level;
+            *provided = oshm_state.thread_level;
         return 0;
     }
-    if (oshm_rt.finalized) {
+    if (oshm_state.finalized) {
         fprintf(stderr, "shmem: shmem_init called after shmem_finalize\n");
         return -1;
     }
@@ -111,10 +77,10 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
         fprintf(stderr, "shmem: start-up failed\n");
         return -1;
     }
-    oshm_rt.thread_level = requested;
+    oshm_state.thread_level = requested;
     if (requested == SHMEM_THREAD_MULTIPLE)
         hcomm_threads_begin();
-    oshm_rt.initialized = true;
+    oshm_state.initialized = true;
     if (provided)
         *provided = requested;
     atexit(finalize_at_exit);
@@ -133,7 +99,7 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
 OSHM_FN(void, shmem_init, (void))
 {
     if (shmem_init_thread(SHMEM_THREAD_SINGLE, NULL) != 0)
-        oshm_runtime_abort(1);
+        oshm_boot_abort(1);
 }
 
 OSHM_FN(void, start_pes, (int npes))
@@ -145,18 +111,18 @@ OSHM_FN(void, start_pes, (int npes))
 OSHM_FN(void, shmem_query_thread, (int *provided))
 {
     oshm_require_init("shmem_query_thread");
-    *provided = oshm_rt.thread_level;
+    *provided = oshm_state.thread_level;
 }
 
 OSHM_FN(void, shmem_finalize, (void))
 {
-    if (!oshm_rt.initialized || oshm_rt.finalized)
+    if (!oshm_state.initialized || oshm_state.finalized)
         return;
     /* Kernels still running may still talk to other PEs. */
     device_fini();
     shmem_quiet();
     oshm_sync_world();
-    oshm_rt.finalized = true;
+    oshm_state.finalized = true;
     /* No PE touches another's memory after the barrier: unmap, then leave. */
     hcomm_fini();
     ipc_fini();

@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "core/env.h"
-#include "core/log.h"
-#include "core/runtime.h"
 #include "device/device.h"
-#include "heap/heap.h"
 #include "hcomm/hcomm.h"
+#include "heap/heap.h"
+#include "team/team.h"
+#include "util/env.h"
+#include "util/log.h"
+#include "util/state.h"
 
 int device_heap_init(void)
 {

@@ -9,12 +9,12 @@
 
 #include "api/api.h"
 #include "api/p2p.h"
-#include "core/log.h"
-#include "core/spin.h"
 #include "device/device.h"
 #include "hcomm/hcomm.h"
 #include "team/barrier.h"
 #include "team/team.h"
+#include "util/log.h"
+#include "util/spin.h"
 
 /* Checks now what the engine would otherwise find out later, on another
  * thread, with the kernel long gone on. */

@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "core/env.h"
-#include "core/log.h"
-#include "core/runtime.h"
-#include "core/spin.h"
 #include "device/device.h"
 #include "hcomm/hcomm.h"
+#include "util/env.h"
+#include "util/log.h"
+#include "util/spin.h"
+#include "util/state.h"
 
 _Thread_local struct device_thread *device_self;
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/boot.h"
+#include "boot/boot.h"
 
 /* Wire form: u32 magic, u32 addr_len, addr, u32 ntokens, then per token
  * u64 base, u64 size, u32 key_len, key. Host byte order: a job runs one

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/boot.h"
-#include "core/env.h"
-#include "core/log.h"
-#include "core/spin.h"
+#include "boot/boot.h"
+#include "util/env.h"
+#include "util/log.h"
+#include "util/spin.h"
 #include "fabric/fabric.h"
 #include "transport/shm/shm.h"
 #ifdef OSHM_HAVE_UCX

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/log.h"
 #include "heap/alloc.h"
+#include "util/log.h"
 
 /* Memory is committed in chunks so that a run of small allocations does not
  * resize the handle every time. */

@@ -27,6 +27,10 @@ struct oshm_heap {
 extern struct oshm_heap oshm_heap;        /* shmem_malloc's */
 extern struct oshm_heap oshm_device_heap; /* device memory (src/device) */
 
+/* Bytes of the host heap the library keeps for itself (the teams' sync
+ * words), on top of SHMEM_SYMMETRIC_SIZE. */
+#define OSHM_INTERNAL_HEAP_SIZE ((size_t)1 << 20)
+
 /* Reserves CAPACITY bytes; KIND is the kind of physical memory behind it. */
 int oshm_heap_init_kind(struct oshm_heap *h, size_t capacity, enum vmm_kind kind,
                         const char *name);

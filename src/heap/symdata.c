@@ -15,8 +15,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "core/log.h"
 #include "heap/heap.h"
+#include "util/log.h"
 
 struct oshm_symdata oshm_symdata = {.mem = {.fd = -1}};
 

@@ -2,8 +2,8 @@
 
 #include <stdatomic.h>
 
-#include "core/spin.h"
 #include "hcomm/hcomm.h"
+#include "util/spin.h"
 
 /* Set at start-up, the same on every PE (the barrier algorithm depends on
  * it): true when any node runs more PEs than its PEs have cores. */

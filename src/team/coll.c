@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log.h"
 #include "hcomm/hcomm.h"
+#include "util/log.h"
 
 #define CH (&hcomm.default_channel)
 

@@ -3,7 +3,8 @@
  * world, strided splits of strided teams, the rows and columns of a 2D split)
  * with their own symmetric sync words, taken from a pool that every PE
  * allocates at start-up. A new team's slot is agreed on by its parent's PEs:
- * the lowest slot free on all of them.
+ * the lowest slot free on all of them. The shmem_team_* routines built on
+ * this are in src/api/team.c.
  */
 #ifndef OSHM_TEAM_TEAM_H
 #define OSHM_TEAM_TEAM_H
@@ -30,6 +31,22 @@ const struct oshm_pe_set *oshm_team_set(shmem_team_t team, const char *routine);
 
 /* World PE of index I of TEAM, or -1. */
 int oshm_team_world_pe(shmem_team_t team, int index);
+
+/* Collective over PARENT: the lowest slot free on every PE of it, -1 when
+ * none is. ALSO_TAKEN (or -1) counts as used: a slot just agreed on for a
+ * sibling team that does not exist yet. */
+int oshm_team_agree_slot(const struct oshm_pe_set *parent, int also_taken);
+
+/* The team of world PEs start + i*stride, i < size, on the agreed SLOT; NULL
+ * (SHMEM_TEAM_INVALID) on a PE outside it. */
+shmem_team_t oshm_team_new(int start, int stride, int size, int slot,
+                           const shmem_team_config_t *config, long config_mask);
+
+/* Gives TEAM's slot back and frees it; every member has stopped using it. */
+void oshm_team_free(shmem_team_t team);
+
+/* Barrier over all PEs without completing outstanding puts. */
+void oshm_sync_world(void);
 
 /* All PEs, with sync words of their own for device kernels. */
 extern struct oshm_pe_set oshm_device_world;

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 extern "C" {
-#include "core/env.h"
+#include "util/env.h"
 }
 
 TEST(ParseSize, Suffixes)

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/log.h"
-#include "core/spin.h"
+#include "util/log.h"
+#include "util/spin.h"
 
 #define ENGINE_QUEUE_DEPTH 1024
 

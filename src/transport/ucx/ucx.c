@@ -6,8 +6,8 @@
 #include <string.h>
 #include <ucp/api/ucp.h>
 
-#include "core/log.h"
-#include "core/spin.h"
+#include "util/log.h"
+#include "util/spin.h"
 #include "fabric/fabric.h"
 
 /* What this PE keeps about one peer. */

@@ -2,8 +2,8 @@
  * A local table of (rank, key) -> value, used by the bootstraps that
  * exchange all data at the fence and answer gets locally.
  */
-#ifndef OSHM_CORE_KVSTORE_H
-#define OSHM_CORE_KVSTORE_H
+#ifndef OSHM_BOOT_KVSTORE_H
+#define OSHM_BOOT_KVSTORE_H
 
 #include <stddef.h>
 

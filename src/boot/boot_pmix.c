@@ -2,7 +2,7 @@
  * Bootstrap through PMIx, for programs started by a PMIx launcher (Open MPI's
  * mpirun, srun --mpi=pmix, prun).
  */
-#include "core/boot.h"
+#include "boot/boot.h"
 
 #include <stdlib.h>
 
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/spin.h"
+#include "util/spin.h"
 
 static pmix_proc_t myproc;
 

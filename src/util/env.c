@@ -1,4 +1,4 @@
-#include "core/env.h"
+#include "util/env.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "core/log.h"
+#include "util/log.h"
 
 struct oshm_env oshm_env = {.symmetric_size = OSHM_DEFAULT_SYMMETRIC_SIZE,
                             .device_heap_size = OSHM_DEFAULT_DEVICE_HEAP_SIZE};

@@ -10,8 +10,8 @@
  *   PE -> launcher  ABORT      payload: i32 status + message text
  *   PE -> launcher  FINALIZE   no payload: the PE finished cleanly
  */
-#ifndef OSHM_CORE_BOOT_WIRE_H
-#define OSHM_CORE_BOOT_WIRE_H
+#ifndef OSHM_BOOT_BOOT_WIRE_H
+#define OSHM_BOOT_BOOT_WIRE_H
 
 #include <errno.h>
 #include <stddef.h>

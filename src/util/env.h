@@ -1,8 +1,8 @@
 /*
  * Environment variables read once at start-up.
  */
-#ifndef OSHM_CORE_ENV_H
-#define OSHM_CORE_ENV_H
+#ifndef OSHM_UTIL_ENV_H
+#define OSHM_UTIL_ENV_H
 
 #include <stdbool.h>
 #include <stddef.h>

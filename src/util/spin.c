@@ -1,3 +1,3 @@
-#include "core/spin.h"
+#include "util/spin.h"
 
 void (*oshm_progress_hook)(void);

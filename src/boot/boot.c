@@ -1,10 +1,10 @@
-#include "core/boot.h"
+#include "boot/boot.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/kvstore.h"
+#include "boot/kvstore.h"
 
 struct oshm_boot oshm_boot;
 
@@ -52,6 +52,14 @@ int oshm_boot_init(void)
     oshm_boot.rank = 0;
     oshm_boot.size = 1;
     return 0;
+}
+
+void oshm_boot_abort(int status)
+{
+    fflush(NULL);
+    if (oshm_boot.ops)
+        oshm_boot.ops->abort(status, "shmem abort");
+    _exit(status);
 }
 
 int oshm_boot_allgather(const void *mine, void *all, size_t len)

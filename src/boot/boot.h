@@ -6,8 +6,8 @@
  *   - PMIx, when started by a PMIx launcher such as Open MPI's mpirun (boot_pmix.c),
  *   - a singleton, when the program is started directly (boot.c).
  */
-#ifndef OSHM_CORE_BOOT_H
-#define OSHM_CORE_BOOT_H
+#ifndef OSHM_BOOT_BOOT_H
+#define OSHM_BOOT_BOOT_H
 
 #include <stddef.h>
 
@@ -36,6 +36,10 @@ extern struct oshm_boot oshm_boot;
 /* Picks the implementation from the environment and connects. Returns 0 or
  * -1 after printing why. */
 int oshm_boot_init(void);
+
+/* Ends the whole job with STATUS through the launcher, or this process
+ * alone before a bootstrap is connected. */
+_Noreturn void oshm_boot_abort(int status);
 
 /* Collective: gathers LEN bytes from every PE into ALL (size * LEN bytes),
  * built on put/fence/get. */

@@ -13,10 +13,10 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
-#include "core/boot.h"
-#include "core/boot_wire.h"
-#include "core/kvstore.h"
-#include "core/spin.h"
+#include "boot/boot.h"
+#include "boot/boot_wire.h"
+#include "boot/kvstore.h"
+#include "util/spin.h"
 
 static int launcher_fd = -1;
 static char *pending;      /* this PE's puts since the last fence, serialized */

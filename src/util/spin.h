@@ -2,8 +2,8 @@
  * Waiting on memory that another PE writes. PEs may outnumber cores, so a
  * waiter spins only briefly, then yields its core to the PE it waits for.
  */
-#ifndef OSHM_CORE_SPIN_H
-#define OSHM_CORE_SPIN_H
+#ifndef OSHM_UTIL_SPIN_H
+#define OSHM_UTIL_SPIN_H
 
 #include <sched.h>
 #include <stdbool.h>

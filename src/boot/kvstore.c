@@ -1,4 +1,4 @@
-#include "core/kvstore.h"
+#include "boot/kvstore.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,14 +1,24 @@
-#include "core/log.h"
+#include "util/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
-#include "core/env.h"
-#include "core/runtime.h"
+#include "util/env.h"
 
 static int log_pe = -1;
 
 void oshm_log_set_pe(int pe) { log_pe = pe; }
+
+static _Noreturn void exit_alone(int status)
+{
+    fflush(NULL);
+    _exit(status);
+}
+
+static void (*abort_job)(int status);
+
+void oshm_log_set_abort(void (*fn)(int status)) { abort_job = fn; }
 
 static void vprint(const char *kind, const char *fmt, va_list ap)
 {
@@ -27,7 +37,9 @@ void oshm_fatal(const char *fmt, ...)
     va_start(ap, fmt);
     vprint("error: ", fmt, ap);
     va_end(ap);
-    oshm_runtime_abort(1);
+    if (abort_job)
+        abort_job(1);
+    exit_alone(1);
 }
 
 void oshm_warn(const char *fmt, ...)

@@ -30,15 +30,22 @@ static int create(shmem_team_t team, long options, shmem_ctx_t *ctx)
     *ctx = SHMEM_CTX_INVALID;
     if (team == SHMEM_TEAM_INVALID || team->set.my_index < 0)
         return -1;
-    struct {
-        struct shmem_ctx_impl ctx;
-        struct hcomm_channel channel;
-    } *c = calloc(1, sizeof *c);
+    struct shmem_ctx_impl *c = calloc(1, sizeof *c);
     if (!c)
         return -1;
-    c->channel.domain = &hcomm;
-    c->ctx = (struct shmem_ctx_impl){.channel = &c->channel, .options = options, .team = team};
-    *ctx = &c->ctx;
+    /* How the threads may use the context decides the channel's locking:
+     * a private context is the creating thread's alone, a serialized one
+     * never used by two threads at once; otherwise the thread level says. */
+    enum hcomm_chan_mode mode = (options & SHMEM_CTX_PRIVATE)      ? HCOMM_CHAN_PRIVATE
+                                : (options & SHMEM_CTX_SERIALIZED) ? HCOMM_CHAN_SERIALIZED
+                                                                   : oshm_chan_mode_for_level(oshm_state.thread_level);
+    if (hcomm_channel_create(mode, &c->channel) != 0) {
+        free(c);
+        return -1;
+    }
+    c->options = options;
+    c->team = team;
+    *ctx = c;
     return 0;
 }
 
@@ -58,8 +65,8 @@ OSHM_FN(void, shmem_ctx_destroy, (shmem_ctx_t ctx))
 {
     if (ctx == SHMEM_CTX_INVALID || ctx == SHMEM_CTX_DEFAULT)
         return;
-    hcomm_quiet(ctx->channel);
-    free(ctx); /* the channel lives in the same block */
+    hcomm_channel_destroy(ctx->channel);
+    free(ctx);
 }
 
 OSHM_FN(int, shmem_ctx_get_team, (shmem_ctx_t ctx, shmem_team_t *team))

@@ -35,6 +35,14 @@ static inline int oshm_ctx_pe(shmem_ctx_t ctx, int pe, const char *routine)
     return s->start + pe * s->stride;
 }
 
+/* The channel mode the thread level allows a context without options. */
+static inline enum hcomm_chan_mode oshm_chan_mode_for_level(int level)
+{
+    return level == SHMEM_THREAD_MULTIPLE     ? HCOMM_CHAN_SHARED
+           : level == SHMEM_THREAD_SERIALIZED ? HCOMM_CHAN_SERIALIZED
+                                              : HCOMM_CHAN_PRIVATE;
+}
+
 /* Plain routines are their context form on SHMEM_CTX_DEFAULT. */
 #define OSHM_PLAIN_VOID(NAME, PARAMS, ARGS) \
     OSHM_FN(void, shmem_##NAME, PARAMS) { pshmem_ctx_##NAME ARGS; }

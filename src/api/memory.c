@@ -50,6 +50,7 @@ static void *allocate(size_t size, size_t align, bool zero, const char *routine)
         else if (zero)
             memset(p, 0, size); /* a reused block holds old data */
     }
+    hcomm_seg_grow(HCOMM_SEG_HEAP, oshm_heap.committed);
     oshm_sync_world();
     return p;
 }
@@ -121,6 +122,7 @@ OSHM_FN(void *, shmem_realloc, (void *ptr, size_t size))
                       size);
         }
     }
+    hcomm_seg_grow(HCOMM_SEG_HEAP, oshm_heap.committed);
     oshm_sync_world();
     return result;
 }

@@ -16,7 +16,7 @@ OSHM_FN(int, _num_pes, (void)) { return shmem_n_pes(); }
 OSHM_FN(int, shmem_pe_accessible, (int pe))
 {
     oshm_require_init("shmem_pe_accessible");
-    return pe >= 0 && pe < hcomm.n_pes && hcomm.eps[pe].ops != NULL;
+    return pe >= 0 && pe < hcomm.n_pes && hcomm.eps[pe].rma_ops != NULL;
 }
 
 OSHM_FN(int, shmem_addr_accessible, (const void *addr, int pe))
@@ -30,11 +30,7 @@ OSHM_FN(void *, shmem_ptr, (const void *dest, int pe))
     oshm_require_init("shmem_ptr");
     if (pe < 0 || pe >= hcomm.n_pes)
         return NULL;
-    int seg = hcomm_seg_of(dest, 1);
-    if (seg < 0)
-        return NULL;
-    struct hcomm_ep *ep = &hcomm.eps[pe];
-    return ep->ops->ptr(ep, seg, ep->seg_base[seg] + ((uintptr_t)dest - hcomm.seg[seg].base));
+    return hcomm_ptr(dest, pe, "shmem_ptr");
 }
 
 OSHM_FN(void, shmem_info_get_version, (int *major, int *minor))
@@ -55,7 +51,7 @@ OSHM_FN(size_t, shmemx_heap_committed, (void)) { return oshm_heap.committed; }
 
 OSHM_FN(const char *, shmemx_transport_name, (int pe))
 {
-    if (!oshm_state.initialized || pe < 0 || pe >= hcomm.n_pes || !hcomm.eps[pe].ops)
+    if (!oshm_state.initialized || oshm_state.finalized || pe < 0 || pe >= hcomm.n_pes)
         return NULL;
-    return hcomm.eps[pe].ops->name;
+    return hcomm_backend_name(pe);
 }

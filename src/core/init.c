@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/ctx.h"
 #include "boot/boot.h"
+#include "core/backends.h"
 #include "device/device.h"
 #include "hcomm/hcomm.h"
 #include "heap/heap.h"
@@ -22,7 +24,7 @@ static void finalize_at_exit(void)
         shmem_finalize();
 }
 
-static int setup(void)
+static int setup(int thread_level)
 {
     /* Logging sits below the bootstrap: a fatal error anywhere ends the job
      * through it once it is connected. */
@@ -37,21 +39,28 @@ static int setup(void)
                   oshm_env.symmetric_size);
         return -1;
     }
+    /* The library's own words are backed from the start, so that the
+     * backends register them with the rest at start-up. */
     if (oshm_heap_init(oshm_env.symmetric_size + OSHM_INTERNAL_HEAP_SIZE) != 0 ||
+        oshm_heap_commit(&oshm_heap, OSHM_INTERNAL_HEAP_SIZE) != 0 ||
         oshm_symdata_init() != 0 || ipc_init() != 0)
         return -1;
     hcomm_register_seg(HCOMM_SEG_HEAP, (uintptr_t)oshm_heap.base, oshm_heap.capacity,
-                       &oshm_heap.mem);
+                       oshm_heap.committed, &oshm_heap.mem);
     hcomm_register_seg(HCOMM_SEG_DATA, (uintptr_t)oshm_symdata.base, oshm_symdata.size,
-                       &oshm_symdata.mem);
+                       oshm_symdata.size, &oshm_symdata.mem);
     if (device_heap_init() != 0)
         return -1;
-    if (hcomm_init() != 0)
+    struct hcomm_config hc = {.backends = oshm_builtin_backends,
+                              .default_mode = oshm_chan_mode_for_level(thread_level),
+                              .progress_thread = oshm_env.progress_thread != 0};
+    if (hcomm_init(&hc) != 0)
         return -1;
 
     /* The first allocation: at the same offset on every PE. */
     if (oshm_teams_init() != 0)
         return -1;
+    hcomm_seg_grow(HCOMM_SEG_HEAP, oshm_heap.committed);
     /* Every PE's sync words are zeroed before any PE may signal them. */
     if (oshm_boot.ops->fence() != 0)
         return -1;
@@ -73,13 +82,11 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
         fprintf(stderr, "shmem: shmem_init_thread: unknown thread level %d\n", requested);
         return -1;
     }
-    if (setup() != 0) {
+    if (setup(requested) != 0) {
         fprintf(stderr, "shmem: start-up failed\n");
         return -1;
     }
     oshm_state.thread_level = requested;
-    if (requested == SHMEM_THREAD_MULTIPLE)
-        hcomm_threads_begin();
     oshm_state.initialized = true;
     if (provided)
         *provided = requested;

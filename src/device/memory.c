@@ -20,7 +20,8 @@ int device_heap_init(void)
                             "shmem-device-heap") != 0)
         return -1;
     hcomm_register_seg(HCOMM_SEG_DEVICE, (uintptr_t)oshm_device_heap.base,
-                       oshm_device_heap.capacity, &oshm_device_heap.mem);
+                       oshm_device_heap.capacity, oshm_device_heap.committed,
+                       &oshm_device_heap.mem);
     return 0;
 }
 
@@ -37,6 +38,7 @@ static void *device_allocate(size_t size, bool zero, const char *routine)
         else if (zero)
             memset(p, 0, size);
     }
+    hcomm_seg_grow(HCOMM_SEG_DEVICE, oshm_device_heap.committed);
     oshm_sync_world();
     return p;
 }

@@ -7,7 +7,7 @@
 #include "boot/boot.h"
 
 /* Wire form: u32 magic, u32 addr_len, addr, u32 ntokens, then per token
- * u64 base, u64 size, u32 key_len, key. Host byte order: a job runs one
+ * u32 seg, u64 base, u64 size, u32 key_len, key. Host byte order: a job runs one
  * build of the library on machines of one architecture. */
 #define FABRIC_MAGIC 0x6f66626bu
 
@@ -24,11 +24,11 @@ static void put_bytes(struct writer *w, const void *src, size_t n)
 
 int fabric_card_pack(const struct fabric_card *card, void **blob, size_t *len)
 {
-    if (card->ntokens > FABRIC_MAX_SEGS)
+    if (card->ntokens > FABRIC_MAX_TOKENS)
         return -1;
     size_t total = 4 + 4 + card->addr_len + 4;
     for (uint32_t i = 0; i < card->ntokens; i++)
-        total += 8 + 8 + 4 + card->token[i].key_len;
+        total += 4 + 8 + 8 + 4 + card->token[i].key_len;
     char *buf = malloc(total);
     if (!buf)
         return -1;
@@ -40,6 +40,7 @@ int fabric_card_pack(const struct fabric_card *card, void **blob, size_t *len)
     put_bytes(&w, &card->ntokens, 4);
     for (uint32_t i = 0; i < card->ntokens; i++) {
         const struct fabric_token *t = &card->token[i];
+        put_bytes(&w, &t->seg, 4);
         put_bytes(&w, &t->base, 8);
         put_bytes(&w, &t->size, 8);
         put_bytes(&w, &t->key_len, 4);
@@ -82,11 +83,11 @@ int fabric_card_unpack(const void *blob, size_t len, struct fabric_card *card)
     memset(card, 0, sizeof *card);
     if (get_bytes(&r, &magic, 4) || magic != FABRIC_MAGIC || get_bytes(&r, &card->addr_len, 4) ||
         !(card->addr = skip_bytes(&r, card->addr_len)) || get_bytes(&r, &card->ntokens, 4) ||
-        card->ntokens > FABRIC_MAX_SEGS)
+        card->ntokens > FABRIC_MAX_TOKENS)
         return -1;
     for (uint32_t i = 0; i < card->ntokens; i++) {
         struct fabric_token *t = &card->token[i];
-        if (get_bytes(&r, &t->base, 8) || get_bytes(&r, &t->size, 8) ||
+        if (get_bytes(&r, &t->seg, 4) || get_bytes(&r, &t->base, 8) || get_bytes(&r, &t->size, 8) ||
             get_bytes(&r, &t->key_len, 4) || !(t->key = skip_bytes(&r, t->key_len)))
             return -1;
     }

@@ -1,11 +1,12 @@
 /*
  * Fabric handles: what a network transport needs to reach another node's
  * memory. A PE describes itself by one card: the transport's address (how
- * to connect to this PE) and one token per symmetric segment (the segment's
- * base and size in this PE plus the transport's remote key for it, e.g. a
- * packed UCX rkey). Cards are exchanged through the bootstrap at start-up;
- * nothing else is needed to reach a peer, so a process without the card
- * cannot address the memory.
+ * to connect to this PE) and tokens: the extent of each symmetric segment,
+ * and each range of it that the transport registered with its remote key
+ * (e.g. a packed UCX rkey). Cards are exchanged through the bootstrap at
+ * start-up, and cards of new ranges whenever the heap grows; nothing else
+ * is needed to reach a peer, so a process without the card cannot address
+ * the memory.
  */
 #ifndef OSHM_FABRIC_H
 #define OSHM_FABRIC_H
@@ -13,20 +14,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FABRIC_MAX_SEGS 4
+/* A card describes at most this many ranges. */
+#define FABRIC_MAX_TOKENS 64
 
+/* A range of one of the owner's symmetric segments. Without a key it
+ * describes the segment itself (its whole reserved range); with one, a part
+ * that the transport registered and reaches with that key. */
 struct fabric_token {
-    uint64_t base;    /* the segment's address in its owner */
+    uint32_t seg;     /* which symmetric segment */
+    uint64_t base;    /* the range's address in its owner */
     uint64_t size;
-    const void *key;  /* transport key, KEY_LEN bytes; none when KEY_LEN is 0 */
+    const void *key;  /* transport key, KEY_LEN bytes */
     uint32_t key_len;
 };
 
 struct fabric_card {
-    const void *addr; /* transport address of the PE */
+    const void *addr; /* transport address of the PE; none in a card that
+                         only adds ranges */
     uint32_t addr_len;
     uint32_t ntokens;
-    struct fabric_token token[FABRIC_MAX_SEGS];
+    struct fabric_token token[FABRIC_MAX_TOKENS];
 };
 
 /* Serializes CARD into a new buffer (*BLOB, *LEN; free() it). */

@@ -1,3 +1,7 @@
+/*
+ * The domain: where every PE is, which backends this PE opens, and the
+ * endpoint to each PE. Backends are reached only through their tables.
+ */
 #include "hcomm/hcomm.h"
 
 #include <sched.h>
@@ -11,10 +15,7 @@
 #include "util/log.h"
 #include "util/spin.h"
 #include "fabric/fabric.h"
-#include "transport/shm/shm.h"
-#ifdef OSHM_HAVE_UCX
-#include "transport/ucx/ucx.h"
-#endif
+#include "hcomm/hcomm_int.h"
 
 struct hcomm_domain hcomm;
 
@@ -27,11 +28,11 @@ struct pe_card {
                        that the PEs can map each other's memory */
 };
 
-void hcomm_register_seg(int seg, uintptr_t base, size_t size, const struct vmm_handle *mem)
+void hcomm_register_seg(int seg, uintptr_t base, size_t size, size_t committed,
+                        const struct vmm_handle *mem)
 {
-    hcomm.seg[seg].base = base;
-    hcomm.seg[seg].size = size;
-    hcomm.seg[seg].mem = *mem;
+    hcomm.seg[seg] = (struct backend_seg){.base = base, .size = size, .committed = committed,
+                                          .mem = *mem};
 }
 
 static void host_name(char *out, size_t len)
@@ -76,16 +77,6 @@ static void node_name(const char *host, int pe, char *out, size_t len)
     snprintf(out, len, "%s/%s/%s", host, netns, id);
 }
 
-static void add_backend(const struct hcomm_ops *ops)
-{
-    for (int i = 0; i < hcomm.n_backends; i++)
-        if (hcomm.backends[i] == ops)
-            return;
-    hcomm.backends[hcomm.n_backends++] = ops;
-    if (ops->progress)
-        oshm_progress_hook = hcomm_progress;
-}
-
 /* Numbers the nodes in order of their first PE and decides whether any
  * host runs more PEs than its PEs have cores. */
 static int place_pes(const struct pe_card *cards, int n)
@@ -118,39 +109,145 @@ static int place_pes(const struct pe_card *cards, int n)
     return nodes;
 }
 
-#ifdef OSHM_HAVE_UCX
-static int publish_ucx(void)
+/* The backend SHMEM_TRANSPORT asks for between nodes: by name, or the first
+ * network backend built in. */
+static const struct backend_ops *network_backend(const struct hcomm_config *cfg)
 {
-    void *card = NULL;
+    const char *want = oshm_env.transport == OSHM_TRANSPORT_UCX ? "ucx" : NULL;
+    for (const struct backend_ops *const *b = cfg->backends; *b; b++)
+        if (!((*b)->flags & BACKEND_LOCAL) && (!want || strcmp((*b)->name, want) == 0))
+            return *b;
+    return NULL;
+}
+
+static const struct backend_ops *local_backend(const struct hcomm_config *cfg)
+{
+    for (const struct backend_ops *const *b = cfg->backends; *b; b++)
+        if ((*b)->flags & BACKEND_LOCAL)
+            return *b;
+    return NULL;
+}
+
+static int open_backend(const struct backend_ops *ops, const struct hcomm_config *cfg)
+{
+    struct backend_config bc = {.my_pe = hcomm.my_pe, .n_pes = hcomm.n_pes, .seg = hcomm.seg,
+                                .progress_thread = cfg->progress_thread && ops->progress,
+                                .oversubscribed = hcomm.oversubscribed,
+                                .debug = oshm_env.debug};
+    if (ops->open(&bc) != 0)
+        return -1;
+    hcomm.backend[hcomm.n_backends++] = ops;
+    if (ops->progress)
+        oshm_progress_hook = hcomm_progress;
+    return 0;
+}
+
+static void card_name(const struct backend_ops *ops, char *out, size_t len)
+{
+    snprintf(out, len, "oshm.%s", ops->name);
+}
+
+/* Publishes backend B's card; LOCAL_PIDS may map this PE's memory. */
+static int publish_card(int b, const pid_t *local_pids, int nlocal)
+{
+    void *blob = NULL;
     size_t len = 0;
-    int rc = -1;
-    if (ucx_open(&hcomm) == 0 && ucx_card(&card, &len) == 0 &&
-        fabric_card_publish("oshm.ucx", card, len) == 0)
-        rc = 0;
-    free(card);
+    char name[64];
+    card_name(hcomm.backend[b], name, sizeof name);
+    int rc = hcomm.backend[b]->card(local_pids, nlocal, &blob, &len);
+    if (rc == 0)
+        rc = fabric_card_publish(name, blob, len);
+    if (rc != 0)
+        oshm_warn("publishing this PE's %s card failed", hcomm.backend[b]->name);
+    free(blob);
     return rc;
 }
 
-static int connect_ucx(struct hcomm_ep *ep)
+static int connect_peer(int b, struct hcomm_ep *ep)
 {
-    void *card = NULL;
+    void *blob = NULL;
     size_t len = 0;
-    if (fabric_card_fetch(ep->pe, "oshm.ucx", &card, &len) != 0) {
-        oshm_warn("no UCX address from PE %d", ep->pe);
+    char name[64];
+    card_name(hcomm.backend[b], name, sizeof name);
+    if (fabric_card_fetch(ep->pe, name, &blob, &len) != 0) {
+        oshm_warn("no %s card from PE %d", hcomm.backend[b]->name, ep->pe);
         return -1;
     }
-    int rc = ucx_connect(ep, card, len);
-    free(card);
+    int rc = hcomm.backend[b]->connect(ep->pe, blob, len, &ep->peer[b]);
+    if (rc != 0)
+        oshm_warn("cannot reach PE %d through %s", ep->pe, hcomm.backend[b]->name);
+    free(blob);
     return rc;
 }
-#endif
 
-int hcomm_init(void)
+/* Opens the backends this job needs: the local one always (this PE's own
+ * memory, same-node peers), a network one when the job spans nodes or
+ * SHMEM_TRANSPORT asks for it. */
+static int open_backends(const struct hcomm_config *cfg, int nodes, const struct pe_card *cards)
+{
+    enum oshm_transport_choice choice = oshm_env.transport;
+    if (nodes > 1 && choice == OSHM_TRANSPORT_SHM) {
+        int other = 0;
+        while (hcomm.node_of[other] == hcomm.my_node)
+            other++;
+        oshm_warn("SHMEM_TRANSPORT=shm, but PE %d runs on node %s and this PE on %s; "
+                  "shared memory reaches only PEs of one node", other, cards[other].node,
+                  cards[hcomm.my_pe].node);
+        return -1;
+    }
+    if (open_backend(local_backend(cfg), cfg) != 0)
+        return -1;
+    if (choice == OSHM_TRANSPORT_UCX || nodes > 1) {
+        const struct backend_ops *net = network_backend(cfg);
+        if (!net) {
+            oshm_warn("%s, and this library was built without a network backend (install "
+                      "libucx-dev and rebuild)",
+                      nodes > 1 ? "the job spans several nodes" : "SHMEM_TRANSPORT=ucx");
+            return -1;
+        }
+        if (open_backend(net, cfg) != 0)
+            return -1;
+    }
+    hcomm.mixed = hcomm.n_backends > 1;
+    return 0;
+}
+
+/* Every PE reaches its own memory and same-node peers' through the local
+ * backend (unless SHMEM_TRANSPORT forces the network), every other PE
+ * through the network. When a network backend is open, every AMO and signal
+ * goes through it, even to this PE: a NIC's atomics are atomic only among
+ * themselves, never with a CPU's on the same word. */
+static int connect_all(void)
+{
+    bool local_peers = oshm_env.transport != OSHM_TRANSPORT_UCX;
+    int net = hcomm.n_backends > 1 ? 1 : -1;
+    hcomm.amo_over_network = net >= 0;
+    for (int p = 0; p < hcomm.n_pes; p++) {
+        struct hcomm_ep *ep = &hcomm.eps[p];
+        ep->pe = p;
+        int rma = -1;
+        if (p == hcomm.my_pe || (local_peers && hcomm.node_of[p] == hcomm.my_node)) {
+            if (connect_peer(0, ep) != 0)
+                return -1;
+            rma = 0;
+        }
+        if (net >= 0 && connect_peer(net, ep) != 0)
+            return -1;
+        ep->rma = (uint8_t)(rma >= 0 ? rma : net);
+        ep->amo = (uint8_t)(net >= 0 ? net : 0);
+        ep->rma_ops = hcomm.backend[ep->rma];
+        ep->amo_ops = hcomm.backend[ep->amo];
+        ep->rma_peer = ep->peer[ep->rma];
+        ep->amo_peer = ep->peer[ep->amo];
+    }
+    return 0;
+}
+
+int hcomm_init(const struct hcomm_config *cfg)
 {
     int n = oshm_boot.size, me = oshm_boot.rank;
     hcomm.my_pe = me;
     hcomm.n_pes = n;
-    hcomm.default_channel.domain = &hcomm;
 
     struct pe_card mine = {.pid = (int32_t)getpid(), .cpus = 1};
     cpu_set_t cpuset;
@@ -163,9 +260,8 @@ int hcomm_init(void)
     hcomm.pid_of = calloc((size_t)n, sizeof *hcomm.pid_of);
     hcomm.eps = calloc((size_t)n, sizeof *hcomm.eps);
     pid_t *local_pids = calloc((size_t)n, sizeof *local_pids);
-    void *blob = calloc(1, shm_addr_size());
     int rc = -1, nlocal = 0;
-    if (!cards || !hcomm.node_of || !hcomm.pid_of || !hcomm.eps || !local_pids || !blob)
+    if (!cards || !hcomm.node_of || !hcomm.pid_of || !hcomm.eps || !local_pids)
         goto out;
     if (oshm_boot_allgather(&mine, cards, sizeof mine) != 0) {
         oshm_warn("bootstrap exchange of PE addresses failed");
@@ -173,107 +269,46 @@ int hcomm_init(void)
     }
     int nodes = place_pes(cards, n);
     hcomm.my_node = hcomm.node_of[me];
-
-    /* Same-node peers share memory unless UCX is forced; a job that spans
-     * nodes needs UCX. */
-    enum oshm_transport_choice choice = oshm_env.transport;
-    bool use_shm = choice != OSHM_TRANSPORT_UCX;
-    bool use_ucx = choice == OSHM_TRANSPORT_UCX || nodes > 1;
-    if (nodes > 1 && choice == OSHM_TRANSPORT_SHM) {
-        int other = 0;
-        while (hcomm.node_of[other] == hcomm.my_node)
-            other++;
-        oshm_warn("SHMEM_TRANSPORT=shm, but PE %d runs on node %s and this PE on %s; "
-                  "shared memory reaches only PEs of one node", other, cards[other].node,
-                  mine.node);
+    if (open_backends(cfg, nodes, cards) != 0)
         goto out;
-    }
-#ifndef OSHM_HAVE_UCX
-    if (use_ucx) {
-        oshm_warn("%s, and this library was built without UCX (install libucx-dev and rebuild)",
-                  nodes > 1 ? "the job spans several nodes" : "SHMEM_TRANSPORT=ucx");
-        goto out;
-    }
-#endif
 
-    for (int p = 0; use_shm && p < n; p++)
+    for (int p = 0; oshm_env.transport != OSHM_TRANSPORT_UCX && p < n; p++)
         if (p != me && hcomm.node_of[p] == hcomm.my_node)
             local_pids[nlocal++] = hcomm.pid_of[p];
-    if (shm_publish(&hcomm, local_pids, nlocal, blob) != 0 ||
-        oshm_boot.ops->put("oshm.shm", blob, shm_addr_size()) != 0) {
-        oshm_warn("publishing the symmetric segments failed: %m");
-        goto out;
-    }
-#ifdef OSHM_HAVE_UCX
-    if (use_ucx && publish_ucx() != 0)
-        goto out;
-#endif
+    for (int b = 0; b < hcomm.n_backends; b++)
+        if (publish_card(b, local_pids, nlocal) != 0)
+            goto out;
     if (oshm_boot.ops->fence() != 0) {
-        oshm_warn("bootstrap exchange of the segment keys failed");
+        oshm_warn("bootstrap exchange of the backends' cards failed");
         goto out;
     }
-
-    /* A PE's own segments are reached directly; so are those of same-node
-     * peers, unless UCX is forced. When UCX is in use at all, every AMO and
-     * signal goes through it, even to this PE: shm atomics are CPU atomics
-     * and a NIC's atomics are atomic only among themselves. */
-    hcomm.amo_over_network = use_ucx;
-    for (int p = 0; p < n; p++) {
-        struct hcomm_ep *ep = &hcomm.eps[p];
-        ep->pe = p;
-        if (p == me || (use_shm && hcomm.node_of[p] == hcomm.my_node)) {
-            const void *peer_blob = NULL;
-            if (p != me) {
-                if (oshm_boot.ops->get(p, "oshm.shm", blob, shm_addr_size()) != 0) {
-                    oshm_warn("no segment keys from PE %d", p);
-                    goto out;
-                }
-                peer_blob = blob;
-            }
-            if (shm_connect(&hcomm, ep, peer_blob) != 0) {
-                oshm_warn("cannot map the symmetric memory of PE %d: %m", p);
-                goto out;
-            }
-        }
-#ifdef OSHM_HAVE_UCX
-        if (use_ucx) {
-            if (connect_ucx(ep) != 0)
-                goto out;
-            ep->amo_ops = &ucx_ops;
-        }
-#endif
-        add_backend(ep->ops);
-        add_backend(ep->amo_ops);
-    }
+    if (connect_all() != 0 || hcomm_channel_init(&hcomm.default_channel, cfg->default_mode, true) != 0)
+        goto out;
     rc = 0;
 out:
     free(cards);
     free(local_pids);
-    free(blob);
     return rc;
 }
 
 void hcomm_fini(void)
 {
-#ifdef OSHM_HAVE_UCX
-    if (hcomm.amo_over_network) {
+    if (hcomm.mixed) {
         /* Nothing may be in flight when the endpoints close: every PE
          * completes its operations, then all meet outside the network,
-         * progressing it until the last PE arrives. */
+         * serving it until the last PE arrives. */
         hcomm_quiet(&hcomm.default_channel);
         if (oshm_boot.ops->fence() != 0)
             oshm_warn("the closing exchange with the other PEs failed");
-        ucx_disconnect_all(&hcomm);
     }
-#endif
+    hcomm_channel_fini(&hcomm.default_channel);
     oshm_progress_hook = NULL;
-    if (hcomm.eps)
-        for (int p = 0; p < hcomm.n_pes; p++)
-            shm_disconnect(&hcomm.eps[p]);
-    shm_unpublish();
-#ifdef OSHM_HAVE_UCX
-    ucx_close();
-#endif
+    for (int b = hcomm.n_backends - 1; b >= 0; b--) {
+        for (int p = 0; hcomm.eps && p < hcomm.n_pes; p++)
+            if (hcomm.eps[p].peer[b])
+                hcomm.backend[b]->disconnect(hcomm.eps[p].peer[b]);
+        hcomm.backend[b]->close();
+    }
     free(hcomm.eps);
     free(hcomm.node_of);
     free(hcomm.pid_of);
@@ -281,33 +316,8 @@ void hcomm_fini(void)
     hcomm.node_of = NULL;
     hcomm.pid_of = NULL;
     hcomm.n_backends = 0;
+    hcomm.mixed = false;
     hcomm.amo_over_network = false;
-}
-
-void hcomm_threads_begin(void)
-{
-    for (int i = 0; i < hcomm.n_backends; i++)
-        if (hcomm.backends[i]->threads)
-            hcomm.backends[i]->threads();
-}
-
-void hcomm_progress(void)
-{
-    for (int i = 0; i < hcomm.n_backends; i++)
-        if (hcomm.backends[i]->progress)
-            hcomm.backends[i]->progress();
-}
-
-void hcomm_fence(struct hcomm_channel *ch)
-{
-    for (int i = 0; i < hcomm.n_backends; i++)
-        hcomm.backends[i]->fence(ch);
-}
-
-void hcomm_quiet(struct hcomm_channel *ch)
-{
-    for (int i = 0; i < hcomm.n_backends; i++)
-        hcomm.backends[i]->quiet(ch);
 }
 
 void hcomm_bad_pe(int pe, const char *routine)

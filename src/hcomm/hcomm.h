@@ -1,118 +1,95 @@
 /*
  * Communication resources of one PE:
  *   domain   which PEs exist, which node each is on, which backend reaches it;
- *   segment  a symmetric address range of this process (heap, data segment);
- *   endpoint how this PE reaches one peer: backend ops plus, per segment, the
- *            address at which the peer's copy is reached and the backend's key;
- *   channel  one per context: the unit that fence and quiet complete.
+ *   segment  a symmetric address range of this process (heap, data segment,
+ *            device heap);
+ *   endpoint how this PE reaches one peer: the backend that carries RMA, the
+ *            one that carries AMOs and signals, and each one's peer state;
+ *   channel  one per context: the unit that fence and quiet act on, with a
+ *            channel of each backend inside.
  *
- * Every RMA, signal, fence and quiet goes through the endpoint's ops table;
- * the layers above never know which backend they use.
+ * Every RMA, AMO, signal, fence and quiet goes through a backend's ops table
+ * (src/transport/backend.h); the layers above never know which backend
+ * they use.
+ *
+ * Ordering across backends. One PE may reach another through two backends
+ * (direct stores to a same-node peer, AMOs through the network once the job
+ * spans nodes). Each backend orders its own operations; between backends a
+ * fence must become completion: after shmem_fence, the first operation
+ * through a backend other than one used before the fence first completes
+ * (quiets) that one. A channel records which backends it used since the
+ * last quiet and which had operations before a fence; a job with a single
+ * backend skips all of it.
  */
 #ifndef OSHM_HCOMM_H
 #define OSHM_HCOMM_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "vmm/vmm.h"
+#include "transport/backend.h"
 
 enum hcomm_seg_id {
     HCOMM_SEG_HEAP = 0,
     HCOMM_SEG_DATA = 1,
     HCOMM_SEG_DEVICE = 2, /* the device heap (src/device) */
-    HCOMM_MAX_SEGS = 4,
+    HCOMM_MAX_SEGS = BACKEND_MAX_SEGS,
 };
 
-/* Each backend keeps its per-peer state in ep->priv[id]. */
-enum hcomm_backend_id {
-    HCOMM_BACKEND_SHM = 0,
-    HCOMM_BACKEND_UCX = 1,
-    HCOMM_MAX_BACKENDS = 4,
-};
+#define HCOMM_MAX_BACKENDS 4
 
 enum hcomm_signal_op {
-    HCOMM_SIGNAL_SET = 0,
-    HCOMM_SIGNAL_ADD = 1,
+    HCOMM_SIGNAL_SET = BACKEND_SIGNAL_SET,
+    HCOMM_SIGNAL_ADD = BACKEND_SIGNAL_ADD,
 };
 
 enum hcomm_amo_op {
-    HCOMM_AMO_FETCH,
-    HCOMM_AMO_SET,
-    HCOMM_AMO_SWAP,
-    HCOMM_AMO_CSWAP,
-    HCOMM_AMO_FETCH_ADD,
-    HCOMM_AMO_ADD,
-    HCOMM_AMO_FETCH_AND,
-    HCOMM_AMO_AND,
-    HCOMM_AMO_FETCH_OR,
-    HCOMM_AMO_OR,
-    HCOMM_AMO_FETCH_XOR,
-    HCOMM_AMO_XOR,
+    HCOMM_AMO_FETCH = BACKEND_AMO_FETCH,
+    HCOMM_AMO_SET = BACKEND_AMO_SET,
+    HCOMM_AMO_SWAP = BACKEND_AMO_SWAP,
+    HCOMM_AMO_CSWAP = BACKEND_AMO_CSWAP,
+    HCOMM_AMO_FETCH_ADD = BACKEND_AMO_FETCH_ADD,
+    HCOMM_AMO_ADD = BACKEND_AMO_ADD,
+    HCOMM_AMO_FETCH_AND = BACKEND_AMO_FETCH_AND,
+    HCOMM_AMO_AND = BACKEND_AMO_AND,
+    HCOMM_AMO_FETCH_OR = BACKEND_AMO_FETCH_OR,
+    HCOMM_AMO_OR = BACKEND_AMO_OR,
+    HCOMM_AMO_FETCH_XOR = BACKEND_AMO_FETCH_XOR,
+    HCOMM_AMO_XOR = BACKEND_AMO_XOR,
 };
 
-struct hcomm_seg {
-    uintptr_t base;         /* local address of this PE's copy */
-    size_t size;            /* bytes reachable by peers */
-    struct vmm_handle mem;  /* its physical memory, shared with peers */
-};
-
-struct hcomm_channel;
-struct hcomm_ep;
-
-struct hcomm_ops {
-    const char *name;
-    enum hcomm_backend_id id;
-    /* RADDR is where the peer's memory is reached: ep->seg_base[seg] + offset.
-     * Non-blocking forms complete at quiet; blocking ones on return (put:
-     * the source may be reused). */
-    void (*put)(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
-                const void *src, size_t len, bool nbi);
-    void (*get)(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
-                uintptr_t raddr, size_t len, bool nbi);
-    /* Strided: NELEMS elements of ELEM bytes; strides in bytes. */
-    void (*iput)(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
-                 ptrdiff_t rstride, const void *src, ptrdiff_t sstride, size_t elem,
-                 size_t nelems);
-    void (*iget)(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
-                 ptrdiff_t dstride, uintptr_t raddr, ptrdiff_t rstride, size_t elem,
-                 size_t nelems);
-    /* Atomically sets or adds a 64-bit word, after every earlier put of this
-     * channel to the same PE is visible (the signal of put-with-signal). */
-    void (*signal)(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
-                   uint64_t value, enum hcomm_signal_op op);
-    /* Atomic OP on the 4- or 8-byte word at RADDR; returns the old value for
-     * fetching operations. Atomic with respect to every other AMO on the
-     * same word from any PE. */
-    uint64_t (*amo)(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
-                    enum hcomm_amo_op op, size_t size, uint64_t operand, uint64_t compare);
-    /* A pointer for direct load/store, or NULL when the peer is not mapped. */
-    void *(*ptr)(struct hcomm_ep *ep, int seg, uintptr_t raddr);
-    void (*fence)(struct hcomm_channel *ch);
-    void (*quiet)(struct hcomm_channel *ch);
-    /* Moves this PE's share of the communication along (a backend whose
-     * peers' operations are carried out by the target's CPU); NULL if none. */
-    void (*progress)(void);
-    /* From now on several threads may call the ops at once (called while
-     * only one thread uses the library); NULL when that is always fine. */
-    void (*threads)(void);
+/* How the threads of a context may use its channel. */
+enum hcomm_chan_mode {
+    HCOMM_CHAN_PRIVATE = BACKEND_CHAN_PRIVATE,
+    HCOMM_CHAN_SERIALIZED = BACKEND_CHAN_SERIALIZED,
+    HCOMM_CHAN_SHARED = BACKEND_CHAN_SHARED,
 };
 
 struct hcomm_ep {
-    const struct hcomm_ops *ops;     /* RMA */
-    const struct hcomm_ops *amo_ops; /* AMOs and signals: see hcomm_init */
     int pe;
-    /* Where OPS address the peer's segments: the mapping in this process for
-     * shm, the peer's own address for a network backend. */
-    uintptr_t seg_base[HCOMM_MAX_SEGS];
-    void *priv[HCOMM_MAX_BACKENDS];
+    uint8_t rma, amo; /* index of the backend in hcomm.backend[] */
+    const struct backend_ops *rma_ops, *amo_ops;
+    struct backend_peer *rma_peer, *amo_peer;
+    struct backend_peer *peer[HCOMM_MAX_BACKENDS]; /* each backend's, NULL if it does not reach PE */
 };
 
 struct hcomm_channel {
-    struct hcomm_domain *domain;
-    void *priv;
+    struct backend_chan *bch[HCOMM_MAX_BACKENDS];
+    enum hcomm_chan_mode mode;
+    /* Bit b stands for hcomm.backend[b]. */
+    _Atomic unsigned used;   /* operations since the last quiet */
+    _Atomic unsigned fenced; /* operations before a fence, not yet quieted */
+};
+
+struct hcomm_config {
+    /* The backends there are, NULL-ended, in order of preference: hcomm
+     * opens the first local one, and a network one when it needs one. */
+    const struct backend_ops *const *backends;
+    enum hcomm_chan_mode default_mode; /* from the thread level */
+    bool progress_thread;
 };
 
 struct hcomm_domain {
@@ -122,23 +99,37 @@ struct hcomm_domain {
     bool oversubscribed;     /* a node runs more PEs than it has cores for them */
     int *node_of;            /* node index of each PE (0-based, in order of first PE) */
     pid_t *pid_of;
-    struct hcomm_seg seg[HCOMM_MAX_SEGS];
+    struct backend_seg seg[HCOMM_MAX_SEGS];
     struct hcomm_ep *eps;    /* one per PE, including this one */
-    const struct hcomm_ops *backends[HCOMM_MAX_BACKENDS]; /* distinct backends in use */
+    const struct backend_ops *backend[HCOMM_MAX_BACKENDS]; /* open backends, local first */
     int n_backends;
+    bool mixed;              /* several backends: operations are ordered across them */
     bool amo_over_network;   /* every AMO and signal goes through the network backend */
+    unsigned grow_count;     /* exchanges of new registrations so far */
     struct hcomm_channel default_channel;
 };
 
 extern struct hcomm_domain hcomm;
 
-/* Collective over the bootstrap: learns where every PE is and connects an
- * endpoint to each. The segments must be registered first. */
-int hcomm_init(void);
+/* Makes a local range symmetric; peers reach it at the same offset. Before
+ * hcomm_init. COMMITTED: bytes from BASE that have memory behind them. */
+void hcomm_register_seg(int seg, uintptr_t base, size_t size, size_t committed,
+                        const struct vmm_handle *mem);
+
+/* Collective over the bootstrap: learns where every PE is, opens the
+ * backends it needs and connects an endpoint to each PE. */
+int hcomm_init(const struct hcomm_config *cfg);
 void hcomm_fini(void);
 
-/* Makes a local range symmetric; peers reach it at the same offset. */
-void hcomm_register_seg(int seg, uintptr_t base, size_t size, const struct vmm_handle *mem);
+/* Collective (every PE, at the same point of a symmetric allocation): SEG
+ * now has COMMITTED bytes of memory behind it; backends that must describe
+ * new memory to their peers do so before this returns. No-op when it did
+ * not grow; a failure ends the job. */
+int hcomm_seg_grow(int seg, size_t committed);
+
+/* A channel for a new context; destroying it completes its operations. */
+int hcomm_channel_create(enum hcomm_chan_mode mode, struct hcomm_channel **ch);
+void hcomm_channel_destroy(struct hcomm_channel *ch);
 
 _Noreturn void hcomm_bad_pe(int pe, const char *routine);
 _Noreturn void hcomm_bad_addr(const void *addr, size_t len, int pe, const char *routine);
@@ -148,7 +139,7 @@ static inline int hcomm_seg_of(const void *addr, size_t len)
 {
     uintptr_t a = (uintptr_t)addr;
     for (int s = HCOMM_SEG_HEAP; s <= HCOMM_SEG_DEVICE; s++) {
-        const struct hcomm_seg *g = &hcomm.seg[s];
+        const struct backend_seg *g = &hcomm.seg[s];
         if (a - g->base < g->size && len <= g->size - (a - g->base))
             return s;
     }
@@ -165,19 +156,53 @@ static inline struct hcomm_ep *hcomm_ep_of(int pe, const char *routine)
 /* True when this PE reaches PE's memory with plain loads and stores. */
 static inline bool hcomm_load_store(int pe)
 {
-    struct hcomm_ep *ep = &hcomm.eps[pe];
-    return ep->ops->ptr(ep, HCOMM_SEG_HEAP, ep->seg_base[HCOMM_SEG_HEAP]) != NULL;
+    return (hcomm.eps[pe].rma_ops->flags & BACKEND_LOCAL) != 0;
 }
 
-/* Resolves a symmetric address of this PE to where PE's copy is reached. */
-static inline uintptr_t hcomm_remote(struct hcomm_ep *ep, const void *addr, size_t len, int *seg,
-                                     const char *routine)
+/* The name of the backend that carries RMA to PE. */
+static inline const char *hcomm_backend_name(int pe) { return hcomm.eps[pe].rma_ops->name; }
+
+/* Where a symmetric address lies: its segment and offset. */
+static inline size_t hcomm_offset(const void *addr, size_t len, int *seg, int pe,
+                                  const char *routine)
 {
     int s = hcomm_seg_of(addr, len);
     if (__builtin_expect(s < 0, 0))
-        hcomm_bad_addr(addr, len, ep->pe, routine);
+        hcomm_bad_addr(addr, len, pe, routine);
     *seg = s;
-    return ep->seg_base[s] + ((uintptr_t)addr - hcomm.seg[s].base);
+    return (uintptr_t)addr - hcomm.seg[s].base;
+}
+
+/* A local pointer to PE's copy of ADDR, or NULL. */
+static inline void *hcomm_ptr(const void *addr, int pe, const char *routine)
+{
+    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    int s = hcomm_seg_of(addr, 1);
+    if (s < 0)
+        return NULL;
+    return ep->rma_ops->ptr(ep->rma_peer, s, (uintptr_t)addr - hcomm.seg[s].base);
+}
+
+/* ---- ordering across backends (see the top of this file) ---- */
+void hcomm_settle(struct hcomm_channel *ch, unsigned backends);
+
+/* CH used backend B: quiet must reach it. */
+static inline void hcomm_mark(struct hcomm_channel *ch, unsigned b)
+{
+    unsigned bit = 1u << b;
+    if (!(atomic_load_explicit(&ch->used, memory_order_relaxed) & bit))
+        atomic_fetch_or_explicit(&ch->used, bit, memory_order_relaxed);
+}
+
+/* Before an operation that fence orders (put, AMO, signal) through B. */
+static inline void hcomm_order(struct hcomm_channel *ch, unsigned b)
+{
+    if (__builtin_expect(!hcomm.mixed, 1))
+        return;
+    unsigned before = atomic_load_explicit(&ch->fenced, memory_order_relaxed) & ~(1u << b);
+    if (__builtin_expect(before != 0, 0))
+        hcomm_settle(ch, before);
+    hcomm_mark(ch, b);
 }
 
 static inline void hcomm_put(struct hcomm_channel *ch, void *dest, const void *src, size_t len,
@@ -187,8 +212,9 @@ static inline void hcomm_put(struct hcomm_channel *ch, void *dest, const void *s
     if (__builtin_expect(!len, 0))
         return;
     int seg;
-    uintptr_t r = hcomm_remote(ep, dest, len, &seg, routine);
-    ep->ops->put(ch, ep, seg, r, src, len, nbi);
+    size_t off = hcomm_offset(dest, len, &seg, pe, routine);
+    hcomm_order(ch, ep->rma);
+    ep->rma_ops->put(ch->bch[ep->rma], ep->rma_peer, seg, off, src, len, nbi);
 }
 
 static inline void hcomm_get(struct hcomm_channel *ch, void *dest, const void *src, size_t len,
@@ -198,17 +224,28 @@ static inline void hcomm_get(struct hcomm_channel *ch, void *dest, const void *s
     if (__builtin_expect(!len, 0))
         return;
     int seg;
-    uintptr_t r = hcomm_remote(ep, src, len, &seg, routine);
-    ep->ops->get(ch, ep, seg, dest, r, len, nbi);
+    size_t off = hcomm_offset(src, len, &seg, pe, routine);
+    if (hcomm.mixed) /* fence does not order gets; quiet completes them */
+        hcomm_mark(ch, ep->rma);
+    ep->rma_ops->get(ch->bch[ep->rma], ep->rma_peer, seg, off, dest, len, nbi);
 }
 
+/* The signal of put-with-signal: after the data, whichever backend carried
+ * it. */
 static inline void hcomm_signal(struct hcomm_channel *ch, uint64_t *sig, uint64_t value,
                                 enum hcomm_signal_op op, int pe, const char *routine)
 {
     struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
     int seg;
-    uintptr_t r = hcomm_remote(ep, sig, sizeof *sig, &seg, routine);
-    ep->amo_ops->signal(ch, ep, seg, r, value, op);
+    size_t off = hcomm_offset(sig, sizeof *sig, &seg, pe, routine);
+    if (hcomm.mixed) {
+        unsigned others = atomic_load_explicit(&ch->used, memory_order_relaxed) & ~(1u << ep->amo);
+        if (others)
+            hcomm_settle(ch, others);
+    }
+    hcomm_order(ch, ep->amo);
+    ep->amo_ops->signal(ch->bch[ep->amo], ep->amo_peer, seg, off, value,
+                        (enum backend_signal_op)op);
 }
 
 static inline uint64_t hcomm_amo(struct hcomm_channel *ch, void *dest, size_t size,
@@ -217,8 +254,10 @@ static inline uint64_t hcomm_amo(struct hcomm_channel *ch, void *dest, size_t si
 {
     struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
     int seg;
-    uintptr_t r = hcomm_remote(ep, dest, size, &seg, routine);
-    return ep->amo_ops->amo(ch, ep, seg, r, op, size, operand, compare);
+    size_t off = hcomm_offset(dest, size, &seg, pe, routine);
+    hcomm_order(ch, ep->amo);
+    return ep->amo_ops->amo(ch->bch[ep->amo], ep->amo_peer, seg, off, (enum backend_amo_op)op,
+                            size, operand, compare);
 }
 
 /* Byte extent of NELEMS elements of ELEM bytes STRIDE elements apart. */
@@ -236,8 +275,10 @@ static inline void hcomm_iput(struct hcomm_channel *ch, void *dest, const void *
     if (!nelems)
         return;
     int seg;
-    uintptr_t r = hcomm_remote(ep, dest, hcomm_strided_extent(dst, elem, nelems), &seg, routine);
-    ep->ops->iput(ch, ep, seg, r, dst * (ptrdiff_t)elem, src, sst * (ptrdiff_t)elem, elem, nelems);
+    size_t off = hcomm_offset(dest, hcomm_strided_extent(dst, elem, nelems), &seg, pe, routine);
+    hcomm_order(ch, ep->rma);
+    ep->rma_ops->iput(ch->bch[ep->rma], ep->rma_peer, seg, off, dst * (ptrdiff_t)elem, src,
+                      sst * (ptrdiff_t)elem, elem, nelems);
 }
 
 static inline void hcomm_iget(struct hcomm_channel *ch, void *dest, const void *src,
@@ -248,17 +289,20 @@ static inline void hcomm_iget(struct hcomm_channel *ch, void *dest, const void *
     if (!nelems)
         return;
     int seg;
-    uintptr_t r = hcomm_remote(ep, src, hcomm_strided_extent(sst, elem, nelems), &seg, routine);
-    ep->ops->iget(ch, ep, seg, dest, dst * (ptrdiff_t)elem, r, sst * (ptrdiff_t)elem, elem, nelems);
+    size_t off = hcomm_offset(src, hcomm_strided_extent(sst, elem, nelems), &seg, pe, routine);
+    if (hcomm.mixed)
+        hcomm_mark(ch, ep->rma);
+    ep->rma_ops->iget(ch->bch[ep->rma], ep->rma_peer, seg, off, sst * (ptrdiff_t)elem, dest,
+                      dst * (ptrdiff_t)elem, elem, nelems);
 }
 
-/* Fence and quiet reach every backend the channel uses. */
+/* Fence and quiet reach every backend the channel used. */
 void hcomm_fence(struct hcomm_channel *ch);
 void hcomm_quiet(struct hcomm_channel *ch);
 /* Progresses every backend that needs it; waits call it while they poll. */
 void hcomm_progress(void);
-/* Several threads will use the backends at once from now on: before they
- * start. */
+/* Threads other than the program's will use the default channel from now
+ * on (the device's): before they start. */
 void hcomm_threads_begin(void);
 
 #endif

@@ -57,18 +57,33 @@ void oshm_heap_fini_kind(struct oshm_heap *h)
     h->capacity = h->committed = 0;
 }
 
-/* Backs [0, end) with memory. */
+/* Backs [0, end) with memory. Each growth at least doubles the backed part:
+ * network backends register every new part, and a registration is a
+ * system call, a key per peer and an exchange among all PEs. The pages
+ * themselves come only when touched. */
 static int commit_to(struct oshm_heap *h, size_t end)
 {
     if (end <= h->committed)
         return 0;
     size_t want = round_up(end, HEAP_COMMIT_CHUNK);
+    if (want < 2 * h->committed)
+        want = 2 * h->committed;
     if (want > h->capacity)
         want = h->capacity;
     if (vmm_resize(&h->mem, want) != 0)
         return -1;
     h->committed = want;
     return 0;
+}
+
+int oshm_heap_commit(struct oshm_heap *h, size_t bytes)
+{
+    pthread_mutex_lock(&heap_lock);
+    int rc = commit_to(h, bytes);
+    pthread_mutex_unlock(&heap_lock);
+    if (rc != 0)
+        oshm_warn("cannot back %zu bytes of symmetric heap: %m", bytes);
+    return rc;
 }
 
 void *oshm_heap_alloc_in(struct oshm_heap *h, size_t size, size_t align)

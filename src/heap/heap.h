@@ -41,6 +41,9 @@ static inline int oshm_heap_init(size_t capacity)
 }
 static inline void oshm_heap_fini(void) { oshm_heap_fini_kind(&oshm_heap); }
 
+/* Backs [0, BYTES) of H with memory now. */
+int oshm_heap_commit(struct oshm_heap *h, size_t bytes);
+
 /* Deterministic local allocation; NULL when the heap cannot hold SIZE. */
 void *oshm_heap_alloc_in(struct oshm_heap *h, size_t size, size_t align);
 /* Returns -1 if PTR is not the start of an allocation. */

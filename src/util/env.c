@@ -10,7 +10,8 @@
 #include "util/log.h"
 
 struct oshm_env oshm_env = {.symmetric_size = OSHM_DEFAULT_SYMMETRIC_SIZE,
-                            .device_heap_size = OSHM_DEFAULT_DEVICE_HEAP_SIZE};
+                            .device_heap_size = OSHM_DEFAULT_DEVICE_HEAP_SIZE,
+                            .progress_thread = -1};
 
 int oshm_parse_size(const char *text, size_t *bytes)
 {
@@ -87,6 +88,8 @@ void oshm_env_read(void)
                        "with an optional K, M, G or T suffix (e.g. 256M)", v);
         oshm_env.device_heap_size = bytes;
     }
+    v = getenv("SHMEM_PROGRESS_THREAD");
+    oshm_env.progress_thread = v && *v ? oshm_parse_bool(v) : -1;
     v = getenv("SHMEM_DEVICE_ENGINE_DELAY_US");
     if (v) {
         char *end;
@@ -116,9 +119,12 @@ void oshm_env_print_info(void)
            "  SHMEM_NODE_ID         %s  PEs of one host with different ids are on different "
            "nodes (%%p: the PE number, %%Kp: PE / K)\n"
            "  SHMEM_DEVICE_HEAP_SIZE %zu bytes  device symmetric heap per PE\n"
-           "  SHMEM_DEVICE_ENGINE_DELAY_US %u  simulated engines hold each descriptor back\n",
+           "  SHMEM_DEVICE_ENGINE_DELAY_US %u  simulated engines hold each descriptor back\n"
+           "  SHMEM_PROGRESS_THREAD %s  a thread serves other PEs' network operations while "
+           "this PE computes\n",
            oshm_env.symmetric_size, oshm_env.debug, oshm_env.version, oshm_env.info,
            oshm_transport_name(oshm_env.transport), oshm_env.node_id ? oshm_env.node_id : "(unset)",
-           oshm_env.device_heap_size, oshm_env.device_engine_delay_us);
+           oshm_env.device_heap_size, oshm_env.device_engine_delay_us,
+           oshm_env.progress_thread < 0 ? "(unset: on)" : oshm_env.progress_thread ? "1" : "0");
     fflush(stdout);
 }

@@ -23,6 +23,7 @@ struct oshm_env {
     const char *node_id;   /* SHMEM_NODE_ID: splits one host into several nodes */
     size_t device_heap_size;        /* SHMEM_DEVICE_HEAP_SIZE */
     unsigned device_engine_delay_us; /* SHMEM_DEVICE_ENGINE_DELAY_US */
+    int progress_thread;   /* SHMEM_PROGRESS_THREAD: 1 on, 0 off, -1 unset (on) */
 };
 
 extern struct oshm_env oshm_env;

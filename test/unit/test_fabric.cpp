@@ -16,9 +16,9 @@ TEST(FabricCard, RoundTrip)
     card.addr = addr;
     card.addr_len = sizeof addr;
     card.ntokens = 3;
-    card.token[0] = {0x10000, 1 << 20, key0, sizeof key0};
-    card.token[1] = {0x20000, 4096, nullptr, 0}; // a segment without a key
-    card.token[2] = {0x7f0000000000ull, 1ull << 34, key0, 2};
+    card.token[0] = {0, 0x10000, 1 << 20, key0, sizeof key0};
+    card.token[1] = {1, 0x20000, 4096, nullptr, 0}; // a segment's extent, no key
+    card.token[2] = {2, 0x7f0000000000ull, 1ull << 34, key0, 2};
     void *blob = nullptr;
     size_t len = 0;
     ASSERT_EQ(fabric_card_pack(&card, &blob, &len), 0);
@@ -28,6 +28,9 @@ TEST(FabricCard, RoundTrip)
     ASSERT_EQ(back.addr_len, sizeof addr);
     EXPECT_EQ(memcmp(back.addr, addr, sizeof addr), 0);
     ASSERT_EQ(back.ntokens, 3u);
+    EXPECT_EQ(back.token[0].seg, 0u);
+    EXPECT_EQ(back.token[1].seg, 1u);
+    EXPECT_EQ(back.token[2].seg, 2u);
     EXPECT_EQ(back.token[0].base, 0x10000u);
     EXPECT_EQ(back.token[0].size, 1u << 20);
     ASSERT_EQ(back.token[0].key_len, sizeof key0);
@@ -45,7 +48,7 @@ TEST(FabricCard, RejectsMalformed)
     card.addr = "a";
     card.addr_len = 1;
     card.ntokens = 1;
-    card.token[0] = {1, 2, "kk", 2};
+    card.token[0] = {0, 1, 2, "kk", 2};
     void *blob = nullptr;
     size_t len = 0;
     ASSERT_EQ(fabric_card_pack(&card, &blob, &len), 0);
@@ -62,6 +65,6 @@ TEST(FabricCard, RejectsMalformed)
     free(longer);
     free(blob);
 
-    card.ntokens = FABRIC_MAX_SEGS + 1;
+    card.ntokens = FABRIC_MAX_TOKENS + 1;
     EXPECT_EQ(fabric_card_pack(&card, &blob, &len), -1);
 }

@@ -21,8 +21,9 @@ struct engine {
     bool stop;
     bool running;
     _Atomic uint64_t executed;
-    /* The engine's own channel: its quiet completes its own work only. */
-    struct hcomm_channel channel;
+    /* The engine's own channel, opened by its thread, the only one to use
+     * it: its quiet completes the engine's work only. */
+    struct hcomm_channel *channel;
 };
 
 static struct engine engines[ENGINE_KINDS];
@@ -38,7 +39,7 @@ enum engine_kind engine_for(int pe)
 
 static void execute(struct engine *e, const struct engine_desc *d)
 {
-    struct hcomm_channel *ch = &e->channel;
+    struct hcomm_channel *ch = e->channel;
     switch (d->op) {
     case ENGINE_PUT:
         hcomm_put(ch, d->dst, d->src ? d->src : &d->inline_data, d->len, d->pe, false, d->routine);
@@ -76,12 +77,16 @@ static void *engine_main(void *arg)
 {
     struct engine *e = arg;
     struct engine_desc batch[64];
+    if (hcomm_channel_create(HCOMM_CHAN_PRIVATE, &e->channel) != 0)
+        oshm_fatal("the %s engine cannot open a communication channel", engine_name(e->kind));
     for (;;) {
         pthread_mutex_lock(&e->lock);
         while (e->head == e->tail && !e->stop)
             pthread_cond_wait(&e->doorbell, &e->lock);
         if (e->head == e->tail && e->stop) {
             pthread_mutex_unlock(&e->lock);
+            hcomm_channel_destroy(e->channel);
+            e->channel = NULL;
             return NULL;
         }
         size_t n = 0;
@@ -96,7 +101,7 @@ static void *engine_main(void *arg)
             delay();
             execute(e, &batch[i]);
         }
-        hcomm_quiet(&e->channel);
+        hcomm_quiet(e->channel);
         for (size_t i = 0; i < n; i++) {
             atomic_fetch_add_explicit(&e->executed, 1, memory_order_relaxed);
             atomic_fetch_add_explicit(&batch[i].done->completed, 1, memory_order_release);
@@ -117,7 +122,6 @@ int engine_start(unsigned delay_us)
             continue;
         memset(e, 0, sizeof *e);
         e->kind = (enum engine_kind)k;
-        e->channel.domain = &hcomm;
         pthread_mutex_init(&e->lock, NULL);
         pthread_cond_init(&e->doorbell, NULL);
         pthread_cond_init(&e->space, NULL);

@@ -7,31 +7,38 @@
 #include "ipc/ipc.h"
 
 /* What a peer needs to map this PE's segments. */
-struct shm_blob {
-    struct ipc_key key[HCOMM_MAX_SEGS];
+struct shm_card {
+    struct ipc_key key[BACKEND_MAX_SEGS];
     uint32_t nsegs;
 };
 
-/* Per-endpoint mappings of the peer's segments, for unmapping. */
-struct shm_peer {
-    void *va[HCOMM_MAX_SEGS];
-    struct vmm_handle mem[HCOMM_MAX_SEGS];
+/* Where a peer's segments are mapped here (this PE's own: where they are). */
+struct backend_peer {
+    char *base[BACKEND_MAX_SEGS];
+    struct vmm_handle mem[BACKEND_MAX_SEGS];
+    bool mapped;
 };
 
-static struct shm_blob published;
+static struct {
+    const struct backend_seg *seg;
+    int my_pe;
+    struct shm_card published;
+} shm;
 
-static void shm_put(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+static inline char *at(struct backend_peer *p, int seg, size_t off) { return p->base[seg] + off; }
+
+static void shm_put(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
                     const void *src, size_t len, bool nbi)
 {
-    (void)ch, (void)ep, (void)seg, (void)nbi;
-    memcpy((void *)raddr, src, len);
+    (void)ch, (void)nbi;
+    memcpy(at(p, seg, off), src, len);
 }
 
-static void shm_get(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
-                    uintptr_t raddr, size_t len, bool nbi)
+static void shm_get(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                    void *dst, size_t len, bool nbi)
 {
-    (void)ch, (void)ep, (void)seg, (void)nbi;
-    memcpy(dst, (const void *)raddr, len);
+    (void)ch, (void)nbi;
+    memcpy(dst, at(p, seg, off), len);
 }
 
 /* Copies with the element size known to the compiler, so each element is one
@@ -59,29 +66,28 @@ static void strided_copy(char *d, ptrdiff_t dstride, const char *s, ptrdiff_t ss
     }
 }
 
-static void shm_iput(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
+static void shm_iput(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
                      ptrdiff_t rstride, const void *src, ptrdiff_t sstride, size_t elem,
                      size_t nelems)
 {
-    (void)ch, (void)ep, (void)seg;
-    strided_copy((char *)raddr, rstride, src, sstride, elem, nelems);
+    (void)ch;
+    strided_copy(at(p, seg, off), rstride, src, sstride, elem, nelems);
 }
 
-static void shm_iget(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, void *dst,
-                     ptrdiff_t dstride, uintptr_t raddr, ptrdiff_t rstride, size_t elem,
-                     size_t nelems)
+static void shm_iget(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                     ptrdiff_t rstride, void *dst, ptrdiff_t dstride, size_t elem, size_t nelems)
 {
-    (void)ch, (void)ep, (void)seg;
-    strided_copy(dst, dstride, (const char *)raddr, rstride, elem, nelems);
+    (void)ch;
+    strided_copy(dst, dstride, at(p, seg, off), rstride, elem, nelems);
 }
 
-static void shm_signal(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
-                       uint64_t value, enum hcomm_signal_op op)
+static void shm_signal(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                       uint64_t value, enum backend_signal_op op)
 {
-    (void)ch, (void)ep, (void)seg;
-    _Atomic uint64_t *w = (_Atomic uint64_t *)raddr;
+    (void)ch;
+    _Atomic uint64_t *w = (_Atomic uint64_t *)at(p, seg, off);
     /* Release: the data stored before the signal is visible to whoever sees it. */
-    if (op == HCOMM_SIGNAL_ADD)
+    if (op == BACKEND_SIGNAL_ADD)
         atomic_fetch_add_explicit(w, value, memory_order_release);
     else
         atomic_store_explicit(w, value, memory_order_release);
@@ -89,61 +95,152 @@ static void shm_signal(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, u
 
 /* One implementation per word size; the operand is the bit pattern. */
 #define SHM_AMO(BITS)                                                                        \
-    static uint64_t shm_amo##BITS(_Atomic uint##BITS##_t *w, enum hcomm_amo_op op,           \
+    static uint64_t shm_amo##BITS(_Atomic uint##BITS##_t *w, enum backend_amo_op op,         \
                                   uint##BITS##_t v, uint##BITS##_t cmp)                      \
     {                                                                                        \
         switch (op) {                                                                        \
-        case HCOMM_AMO_FETCH: return atomic_load_explicit(w, memory_order_acquire);          \
-        case HCOMM_AMO_SET: atomic_store_explicit(w, v, memory_order_release); return 0;     \
-        case HCOMM_AMO_SWAP: return atomic_exchange(w, v);                                   \
-        case HCOMM_AMO_CSWAP:                                                                \
+        case BACKEND_AMO_FETCH: return atomic_load_explicit(w, memory_order_acquire);        \
+        case BACKEND_AMO_SET: atomic_store_explicit(w, v, memory_order_release); return 0;   \
+        case BACKEND_AMO_SWAP: return atomic_exchange(w, v);                                 \
+        case BACKEND_AMO_CSWAP:                                                              \
             atomic_compare_exchange_strong(w, &cmp, v);                                      \
             return cmp;                                                                      \
-        case HCOMM_AMO_FETCH_ADD:                                                            \
-        case HCOMM_AMO_ADD: return atomic_fetch_add(w, v);                                   \
-        case HCOMM_AMO_FETCH_AND:                                                            \
-        case HCOMM_AMO_AND: return atomic_fetch_and(w, v);                                   \
-        case HCOMM_AMO_FETCH_OR:                                                             \
-        case HCOMM_AMO_OR: return atomic_fetch_or(w, v);                                     \
-        case HCOMM_AMO_FETCH_XOR:                                                            \
-        case HCOMM_AMO_XOR: return atomic_fetch_xor(w, v);                                   \
+        case BACKEND_AMO_FETCH_ADD:                                                          \
+        case BACKEND_AMO_ADD: return atomic_fetch_add(w, v);                                 \
+        case BACKEND_AMO_FETCH_AND:                                                          \
+        case BACKEND_AMO_AND: return atomic_fetch_and(w, v);                                 \
+        case BACKEND_AMO_FETCH_OR:                                                           \
+        case BACKEND_AMO_OR: return atomic_fetch_or(w, v);                                   \
+        case BACKEND_AMO_FETCH_XOR:                                                          \
+        case BACKEND_AMO_XOR: return atomic_fetch_xor(w, v);                                 \
         }                                                                                    \
         return 0;                                                                            \
     }
 SHM_AMO(32)
 SHM_AMO(64)
 
-static uint64_t shm_amo(struct hcomm_channel *ch, struct hcomm_ep *ep, int seg, uintptr_t raddr,
-                        enum hcomm_amo_op op, size_t size, uint64_t operand, uint64_t compare)
+static uint64_t shm_amo(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                        enum backend_amo_op op, size_t size, uint64_t operand, uint64_t compare)
 {
-    (void)ch, (void)ep, (void)seg;
+    (void)ch;
+    void *w = at(p, seg, off);
     if (size == 4)
-        return shm_amo32((_Atomic uint32_t *)raddr, op, (uint32_t)operand, (uint32_t)compare);
-    return shm_amo64((_Atomic uint64_t *)raddr, op, operand, compare);
+        return shm_amo32(w, op, (uint32_t)operand, (uint32_t)compare);
+    return shm_amo64(w, op, operand, compare);
 }
 
-static void *shm_ptr(struct hcomm_ep *ep, int seg, uintptr_t raddr)
-{
-    (void)ep, (void)seg;
-    return (void *)raddr;
-}
+static void *shm_ptr(struct backend_peer *p, int seg, size_t off) { return at(p, seg, off); }
 
 /* Stores to mapped memory complete when issued; ordering is all there is. */
-static void shm_fence(struct hcomm_channel *ch)
+static void shm_fence(struct backend_chan *ch)
 {
     (void)ch;
     atomic_thread_fence(memory_order_release);
 }
 
-static void shm_quiet(struct hcomm_channel *ch)
+static void shm_quiet(struct backend_chan *ch)
 {
     (void)ch;
     atomic_thread_fence(memory_order_seq_cst);
 }
 
-const struct hcomm_ops shm_ops = {
+static int shm_open(const struct backend_config *cfg)
+{
+    shm.seg = cfg->seg;
+    shm.my_pe = cfg->my_pe;
+    return 0;
+}
+
+static int shm_card(const pid_t *pids, int npids, void **blob, size_t *len)
+{
+    memset(&shm.published, 0, sizeof shm.published);
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++) {
+        if (!shm.seg[s].size)
+            continue;
+        if (ipc_export(&shm.seg[s].mem, pids, npids, &shm.published.key[s]) != 0)
+            return -1;
+        /* Peers map the whole range; the owner's memory may grow into it. */
+        shm.published.key[s].size = shm.seg[s].size;
+        shm.published.nsegs = (uint32_t)s + 1;
+    }
+    *blob = malloc(sizeof shm.published);
+    if (!*blob)
+        return -1;
+    memcpy(*blob, &shm.published, sizeof shm.published);
+    *len = sizeof shm.published;
+    return 0;
+}
+
+static int shm_connect(int pe, const void *blob, size_t len, struct backend_peer **out)
+{
+    struct backend_peer *p = calloc(1, sizeof *p);
+    if (!p)
+        return -1;
+    *out = p;
+    if (pe == shm.my_pe) { /* its own segments, as they are */
+        for (int s = 0; s < BACKEND_MAX_SEGS; s++)
+            p->base[s] = (char *)shm.seg[s].base;
+        return 0;
+    }
+    struct shm_card c;
+    if (len != sizeof c)
+        return -1;
+    memcpy(&c, blob, sizeof c);
+    p->mapped = true;
+    for (uint32_t s = 0; s < c.nsegs && s < BACKEND_MAX_SEGS; s++) {
+        if (!c.key[s].id)
+            continue;
+        p->base[s] = ipc_map(&c.key[s], &p->mem[s]);
+        if (!p->base[s])
+            return -1;
+    }
+    return 0;
+}
+
+static void shm_disconnect(struct backend_peer *p)
+{
+    if (!p)
+        return;
+    for (int s = 0; p->mapped && s < BACKEND_MAX_SEGS; s++)
+        if (p->base[s])
+            ipc_unmap(p->base[s], &p->mem[s]);
+    free(p);
+}
+
+static void shm_close(void)
+{
+    for (uint32_t s = 0; s < shm.published.nsegs; s++)
+        if (shm.published.key[s].id)
+            ipc_unexport(&shm.published.key[s]);
+    memset(&shm, 0, sizeof shm);
+}
+
+/* No per-channel state: every operation completes as it is issued. */
+static int shm_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **ch)
+{
+    (void)mode, (void)eager;
+    *ch = NULL;
+    return 0;
+}
+
+static void shm_chan_close(struct backend_chan *ch) { (void)ch; }
+
+static const char *shm_describe(struct backend_peer *p)
+{
+    (void)p;
+    return "shared memory";
+}
+
+const struct backend_ops shm_backend = {
     .name = "shm",
-    .id = HCOMM_BACKEND_SHM,
+    .flags = BACKEND_LOCAL,
+    .open = shm_open,
+    .card = shm_card,
+    .connect = shm_connect,
+    .disconnect = shm_disconnect,
+    .close = shm_close,
+    .chan_open = shm_chan_open,
+    .chan_close = shm_chan_close,
     .put = shm_put,
     .get = shm_get,
     .iput = shm_iput,
@@ -153,68 +250,5 @@ const struct hcomm_ops shm_ops = {
     .ptr = shm_ptr,
     .fence = shm_fence,
     .quiet = shm_quiet,
+    .describe = shm_describe,
 };
-
-size_t shm_addr_size(void) { return sizeof(struct shm_blob); }
-
-int shm_publish(const struct hcomm_domain *d, const pid_t *pids, int npids, void *blob)
-{
-    memset(&published, 0, sizeof published);
-    for (int s = 0; s < HCOMM_MAX_SEGS; s++) {
-        if (!d->seg[s].size)
-            continue;
-        if (ipc_export(&d->seg[s].mem, pids, npids, &published.key[s]) != 0)
-            return -1;
-        /* Peers map the whole range; the owner's memory may grow into it. */
-        published.key[s].size = d->seg[s].size;
-        published.nsegs = (uint32_t)s + 1;
-    }
-    memcpy(blob, &published, sizeof published);
-    return 0;
-}
-
-void shm_unpublish(void)
-{
-    for (uint32_t s = 0; s < published.nsegs; s++)
-        if (published.key[s].id)
-            ipc_unexport(&published.key[s]);
-    memset(&published, 0, sizeof published);
-}
-
-int shm_connect(struct hcomm_domain *d, struct hcomm_ep *ep, const void *blob)
-{
-    ep->ops = &shm_ops;
-    ep->amo_ops = &shm_ops;
-    if (!blob) { /* this PE: its own segments, as they are */
-        for (int s = 0; s < HCOMM_MAX_SEGS; s++)
-            ep->seg_base[s] = d->seg[s].base;
-        return 0;
-    }
-    struct shm_blob b;
-    memcpy(&b, blob, sizeof b);
-    struct shm_peer *peer = calloc(1, sizeof *peer);
-    if (!peer)
-        return -1;
-    ep->priv[HCOMM_BACKEND_SHM] = peer;
-    for (uint32_t s = 0; s < b.nsegs && s < HCOMM_MAX_SEGS; s++) {
-        if (!b.key[s].id)
-            continue;
-        peer->va[s] = ipc_map(&b.key[s], &peer->mem[s]);
-        if (!peer->va[s])
-            return -1;
-        ep->seg_base[s] = (uintptr_t)peer->va[s];
-    }
-    return 0;
-}
-
-void shm_disconnect(struct hcomm_ep *ep)
-{
-    struct shm_peer *peer = ep->priv[HCOMM_BACKEND_SHM];
-    if (!peer)
-        return;
-    for (int s = 0; s < HCOMM_MAX_SEGS; s++)
-        if (peer->va[s])
-            ipc_unmap(peer->va[s], &peer->mem[s]);
-    free(peer);
-    ep->priv[HCOMM_BACKEND_SHM] = NULL;
-}

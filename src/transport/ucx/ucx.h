@@ -1,34 +1,23 @@
 /*
- * The UCX backend: reaches a peer through UCP (any network UCX supports;
- * tcp when nothing faster exists). The peer's segments are registered with
- * ucp_mem_map at start-up and described to every PE by a fabric card
- * (worker address plus one packed rkey per segment).
- *
- * Targets of an operation that UCX carries out in software (tcp, for one)
- * see it only while their worker progresses: every wait of the library
- * calls hcomm_progress.
+ * The UCX backend: reaches PEs through UCP (any network UCX supports; tcp
+ * when nothing faster exists). See ucx_int.h for how it is built.
  */
 #ifndef OSHM_TRANSPORT_UCX_H
 #define OSHM_TRANSPORT_UCX_H
 
-#include <stdbool.h>
-#include <stddef.h>
+#include "transport/backend.h"
 
-#include "hcomm/hcomm.h"
+extern const struct backend_ops ucx_backend;
 
-extern const struct hcomm_ops ucx_ops;
+/* A range of one of this PE's segments as UCX registered it (diagnostics
+ * and tests): where UCX says the registration starts and how long it is. */
+struct ucx_registration {
+    void *address;
+    size_t length;
+};
 
-/* Opens UCP, creates this PE's worker and registers D's segments. The
- * worker is thread-safe: application threads, device engines and streams
- * may all use it. */
-int ucx_open(const struct hcomm_domain *d);
-/* This PE's fabric card, packed (free() it). */
-int ucx_card(void **blob, size_t *len);
-/* Connects EP to the PE described by CARD. If EP has no RMA backend yet, UCX
- * becomes it. */
-int ucx_connect(struct hcomm_ep *ep, const void *card, size_t len);
-/* Completes everything outstanding and closes every endpoint. */
-void ucx_disconnect_all(struct hcomm_domain *d);
-void ucx_close(void);
+/* Fills at most MAX registrations of segment SEG, in order; returns how many
+ * there are. */
+int ucx_registrations(int seg, struct ucx_registration *out, int max);
 
 #endif

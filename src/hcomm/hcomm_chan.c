@@ -1,0 +1,106 @@
+/*
+ * Channels: one per context, with a channel of each open backend inside;
+ * fence, quiet and the ordering of operations across backends.
+ */
+#include <stdlib.h>
+
+#include "util/log.h"
+#include "hcomm/hcomm_int.h"
+
+int hcomm_channel_init(struct hcomm_channel *ch, enum hcomm_chan_mode mode, bool eager)
+{
+    ch->mode = mode;
+    atomic_init(&ch->used, 0);
+    atomic_init(&ch->fenced, 0);
+    for (int b = 0; b < hcomm.n_backends; b++)
+        if (hcomm.backend[b]->chan_open((enum backend_chan_mode)mode, eager, &ch->bch[b]) != 0) {
+            while (--b >= 0)
+                hcomm.backend[b]->chan_close(ch->bch[b]);
+            return -1;
+        }
+    return 0;
+}
+
+void hcomm_channel_fini(struct hcomm_channel *ch)
+{
+    hcomm_quiet(ch);
+    for (int b = 0; b < hcomm.n_backends; b++) {
+        hcomm.backend[b]->chan_close(ch->bch[b]);
+        ch->bch[b] = NULL;
+    }
+}
+
+int hcomm_channel_create(enum hcomm_chan_mode mode, struct hcomm_channel **out)
+{
+    struct hcomm_channel *ch = calloc(1, sizeof *ch);
+    if (!ch)
+        return -1;
+    if (hcomm_channel_init(ch, mode, false) != 0) {
+        free(ch);
+        return -1;
+    }
+    *out = ch;
+    return 0;
+}
+
+void hcomm_channel_destroy(struct hcomm_channel *ch)
+{
+    hcomm_channel_fini(ch);
+    free(ch);
+}
+
+/* Operations through BACKENDS were issued before a fence (or before the
+ * signal of a put-with-signal), and an operation through another backend is
+ * next: what came before must be done before it starts. A local backend's
+ * operations are done when issued, so a memory fence is all they need. */
+void hcomm_settle(struct hcomm_channel *ch, unsigned backends)
+{
+    for (int b = 0; b < hcomm.n_backends; b++)
+        if (backends & (1u << b))
+            hcomm.backend[b]->quiet(ch->bch[b]);
+    atomic_fetch_and_explicit(&ch->fenced, ~backends, memory_order_relaxed);
+}
+
+void hcomm_fence(struct hcomm_channel *ch)
+{
+    if (!hcomm.mixed) {
+        hcomm.backend[0]->fence(ch->bch[0]);
+        return;
+    }
+    unsigned used = atomic_load_explicit(&ch->used, memory_order_relaxed);
+    for (int b = 0; b < hcomm.n_backends; b++)
+        if (used & (1u << b))
+            hcomm.backend[b]->fence(ch->bch[b]);
+    atomic_fetch_or_explicit(&ch->fenced, used, memory_order_relaxed);
+}
+
+void hcomm_quiet(struct hcomm_channel *ch)
+{
+    if (!hcomm.mixed) {
+        hcomm.backend[0]->quiet(ch->bch[0]);
+        return;
+    }
+    unsigned used = atomic_exchange_explicit(&ch->used, 0, memory_order_relaxed);
+    for (int b = 0; b < hcomm.n_backends; b++)
+        if (used & (1u << b))
+            hcomm.backend[b]->quiet(ch->bch[b]);
+    atomic_fetch_and_explicit(&ch->fenced, ~used, memory_order_relaxed);
+}
+
+void hcomm_progress(void)
+{
+    for (int b = 0; b < hcomm.n_backends; b++)
+        if (hcomm.backend[b]->progress)
+            hcomm.backend[b]->progress();
+}
+
+void hcomm_threads_begin(void)
+{
+    struct hcomm_channel *ch = &hcomm.default_channel;
+    if (ch->mode == HCOMM_CHAN_SHARED)
+        return;
+    for (int b = 0; b < hcomm.n_backends; b++)
+        if (hcomm.backend[b]->chan_share)
+            hcomm.backend[b]->chan_share(ch->bch[b]);
+    ch->mode = HCOMM_CHAN_SHARED;
+}

@@ -1,0 +1,176 @@
+/*
+ * The UCX backend's own state, shared by its files:
+ *   ucx_setup.c     context, registration, cards, peers, growth;
+ *   ucx_chan.c      channels (a UCP worker each), links to peers, progress;
+ *   ucx_rma.c       the data operations and the ops table.
+ *
+ * Two kinds of worker. The PE's *target worker* is the one whose address
+ * peers connect to: it carries out what UCX emulates in software on the
+ * target (every operation over tcp, wire-up everywhere), so it must be
+ * progressed while the program computes; a progress thread or the
+ * library's waits do that, serialized by target_lock. Each *channel* (one
+ * per context) has its own worker for the operations it initiates, so that
+ * quiet on a context waits only for that context, private contexts take no
+ * lock, and replies to this PE's requests never wake the progress thread.
+ */
+#ifndef OSHM_TRANSPORT_UCX_INT_H
+#define OSHM_TRANSPORT_UCX_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <ucp/api/ucp.h>
+
+#include "transport/backend.h"
+
+/* Registered ranges per segment and PE. The heap at least doubles what it
+ * backs each time it grows, so a range count this high would need a heap
+ * of 2^60 bytes. */
+#define UCX_MAX_RANGES 48
+
+/* A registered range of a segment, as offsets from the segment's start. */
+struct ucx_range {
+    size_t start;
+    size_t end;
+    void *rkey; /* packed; peers unpack it per endpoint */
+    size_t rkey_len;
+};
+
+/* What this PE knows of a peer: the address of its target worker, where
+ * its segments are, and the ranges it registered. Ranges are appended
+ * while other threads may read them: NRANGES is published last. */
+struct backend_peer {
+    int pe;
+    void *addr;
+    size_t addr_len;
+    uint64_t base[BACKEND_MAX_SEGS];
+    uint64_t size[BACKEND_MAX_SEGS];
+    struct ucx_range *range[BACKEND_MAX_SEGS]; /* UCX_MAX_RANGES each, from the first */
+    _Atomic uint32_t nranges[BACKEND_MAX_SEGS];
+};
+
+/* A channel's connection to one peer, made on first use. */
+struct ucx_link {
+    ucp_ep_h ep;
+    ucp_rkey_h *rkey[BACKEND_MAX_SEGS]; /* UCX_MAX_RANGES each, unpacked on first use */
+};
+
+struct backend_chan {
+    ucp_worker_h worker;
+    enum backend_chan_mode mode;
+    pthread_t owner;          /* the opener (PRIVATE) */
+    bool locked;              /* SHARED: every entry takes LOCK */
+    pthread_mutex_t lock;     /* recursive: a wait progresses from inside an operation */
+    _Atomic bool pending;     /* it may hold work that only progress moves on */
+    struct ucx_link **link;   /* per PE */
+    struct backend_chan *next;
+};
+
+struct ucx_state {
+    ucp_context_h context;
+    ucp_worker_h target;
+    pthread_mutex_t target_lock;
+    ucp_address_t *addr;
+    size_t addr_len;
+    int my_pe;
+    int n_pes;
+    const struct backend_seg *seg;
+    bool debug;
+    bool oversubscribed;
+    /* This PE's registrations. */
+    ucp_mem_h mem[BACKEND_MAX_SEGS][UCX_MAX_RANGES];
+    struct ucx_range range[BACKEND_MAX_SEGS][UCX_MAX_RANGES];
+    uint32_t nranges[BACKEND_MAX_SEGS];
+    struct backend_peer **peer; /* per PE, once connected */
+    /* Open channels, for progress and teardown, and closed ones kept for
+     * the next context (a worker and its connections cost milliseconds). */
+    pthread_mutex_t chans_lock;
+    struct backend_chan *chans;
+    struct backend_chan *idle;
+    int nidle;
+    /* The progress thread, when there is one. */
+    bool thread_on;
+    pthread_t thread;
+    _Atomic bool thread_stop;
+};
+
+extern struct ucx_state ucx;
+
+_Noreturn void ucx_failed(const char *what, int pe, ucs_status_t st);
+
+/* ---- ucx_chan.c ---- */
+struct ucx_link *ucx_link_open(struct backend_chan *ch, struct backend_peer *p);
+/* The unpacked key of the range of P's segment SEG that holds OFF; *ROOM:
+ * bytes from OFF to the end of that range. */
+ucp_rkey_h ucx_rkey_slow(struct ucx_link *l, struct backend_peer *p, int seg, size_t off,
+                         size_t *room);
+/* Waits for REQ (a UCP request or status pointer), progressing CH. */
+void ucx_wait(struct backend_chan *ch, void *req, const char *what, int pe);
+/* One step of progress of the target worker, unless another thread holds it. */
+unsigned ucx_target_progress(void);
+int ucx_thread_start(void);
+void ucx_thread_stop(void);
+int ucx_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **ch);
+void ucx_chan_close(struct backend_chan *ch);
+/* Closes every channel, open or kept (the backend is closing). */
+void ucx_chan_close_all(void);
+void ucx_chan_share(struct backend_chan *ch);
+void ucx_progress(void);
+
+/* ---- ucx_rma.c: the data operations of the ops table ---- */
+void ucx_put(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+             const void *src, size_t len, bool nbi);
+void ucx_get(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off, void *dst,
+             size_t len, bool nbi);
+void ucx_iput(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+              ptrdiff_t rstride, const void *src, ptrdiff_t sstride, size_t elem, size_t nelems);
+void ucx_iget(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+              ptrdiff_t rstride, void *dst, ptrdiff_t dstride, size_t elem, size_t nelems);
+void ucx_signal(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                uint64_t value, enum backend_signal_op op);
+uint64_t ucx_amo(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                 enum backend_amo_op op, size_t size, uint64_t operand, uint64_t compare);
+void *ucx_ptr(struct backend_peer *p, int seg, size_t off);
+void ucx_fence(struct backend_chan *ch);
+void ucx_quiet(struct backend_chan *ch);
+const char *ucx_describe(struct backend_peer *p);
+
+static inline struct ucx_link *ucx_link_of(struct backend_chan *ch, struct backend_peer *p)
+{
+    struct ucx_link *l = ch->link[p->pe];
+    return __builtin_expect(l != NULL, 1) ? l : ucx_link_open(ch, p);
+}
+
+/* The key for [OFF, OFF + *ROOM) of P's segment SEG; the first range,
+ * which holds the library's own words and most small allocations, without
+ * a call. */
+static inline ucp_rkey_h ucx_rkey(struct ucx_link *l, struct backend_peer *p, int seg, size_t off,
+                                  size_t *room)
+{
+    ucp_rkey_h *k = l->rkey[seg];
+    if (__builtin_expect(k && k[0] && off < p->range[seg][0].end, 1)) {
+        *room = p->range[seg][0].end - off;
+        return k[0];
+    }
+    return ucx_rkey_slow(l, p, seg, off, room);
+}
+
+static inline uint64_t ucx_raddr(const struct backend_peer *p, int seg, size_t off)
+{
+    return p->base[seg] + off;
+}
+
+static inline void ucx_enter(struct backend_chan *ch)
+{
+    if (ch->locked)
+        pthread_mutex_lock(&ch->lock);
+}
+
+static inline void ucx_leave(struct backend_chan *ch)
+{
+    if (ch->locked)
+        pthread_mutex_unlock(&ch->lock);
+}
+
+#endif

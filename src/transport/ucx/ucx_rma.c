@@ -1,0 +1,262 @@
+/*
+ * UCX data operations: RMA, AMOs, signals, fence and quiet of a channel.
+ */
+#include <string.h>
+
+#include "util/log.h"
+#include "transport/ucx/ucx_int.h"
+
+/* Lets a request finish in the background: the channel's flush completes it. */
+static void release_request(void *req, const char *what, int pe)
+{
+    if (req == NULL)
+        return;
+    if (UCS_PTR_IS_ERR(req))
+        ucx_failed(what, pe, UCS_PTR_STATUS(req));
+    ucp_request_free(req);
+}
+
+static inline void mark_pending(struct backend_chan *ch)
+{
+    if (!atomic_load_explicit(&ch->pending, memory_order_relaxed))
+        atomic_store_explicit(&ch->pending, true, memory_order_relaxed);
+}
+
+/* One contiguous transfer, split where it crosses from one registered range
+ * of the peer's segment into the next. */
+static void transfer(bool put, struct backend_chan *ch, struct backend_peer *p, int seg,
+                     size_t off, char *local, size_t len, bool nbi)
+{
+    struct ucx_link *l = ucx_link_of(ch, p);
+    ucp_request_param_t prm = {0};
+    const char *what = put ? "put" : "get";
+    for (;;) {
+        size_t room;
+        ucp_rkey_h key = ucx_rkey(l, p, seg, off, &room);
+        size_t n = len < room ? len : room;
+        void *req = put ? ucp_put_nbx(l->ep, local, n, ucx_raddr(p, seg, off), key, &prm)
+                        : ucp_get_nbx(l->ep, local, n, ucx_raddr(p, seg, off), key, &prm);
+        len -= n;
+        /* Blocking: on return the source may be reused (put) or the data
+         * is here (get). */
+        if (nbi)
+            release_request(req, what, p->pe);
+        else
+            ucx_wait(ch, req, what, p->pe);
+        if (!len)
+            return;
+        off += n;
+        local += n;
+    }
+}
+
+void ucx_put(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+             const void *src, size_t len, bool nbi)
+{
+    ucx_enter(ch);
+    mark_pending(ch);
+    /* UCP only reads the source of a put. */
+    transfer(true, ch, p, seg, off, (char *)src, len, nbi);
+    ucx_leave(ch);
+}
+
+void ucx_get(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off, void *dst,
+             size_t len, bool nbi)
+{
+    ucx_enter(ch);
+    if (nbi)
+        mark_pending(ch);
+    transfer(false, ch, p, seg, off, dst, len, nbi);
+    ucx_leave(ch);
+}
+
+static void flush_link(struct backend_chan *ch, struct ucx_link *l, const char *what, int pe)
+{
+    ucp_request_param_t prm = {0};
+    ucx_wait(ch, ucp_ep_flush_nbx(l->ep, &prm), what, pe);
+}
+
+/* NELEMS elements of ELEM bytes, one operation each; returns once the local
+ * side may be reused (iput: the sources) or holds the data (iget). */
+static void strided(bool put, struct backend_chan *ch, struct backend_peer *p, int seg,
+                    size_t off, ptrdiff_t rstride, char *local, ptrdiff_t lstride, size_t elem,
+                    size_t nelems, const char *what)
+{
+    ucx_enter(ch);
+    if (put)
+        mark_pending(ch);
+    struct ucx_link *l = ucx_link_of(ch, p);
+    ucp_request_param_t prm = {0};
+    bool posted = false;
+    for (size_t i = 0; i < nelems; i++, off += (size_t)rstride, local += lstride) {
+        size_t room;
+        ucp_rkey_h key = ucx_rkey(l, p, seg, off, &room);
+        if (room < elem) { /* an element across two ranges: rare, in parts */
+            if (put)
+                transfer(true, ch, p, seg, off, local, elem, true);
+            else
+                transfer(false, ch, p, seg, off, local, elem, true);
+            posted = true;
+            continue;
+        }
+        uint64_t at = ucx_raddr(p, seg, off);
+        void *req = put ? ucp_put_nbx(l->ep, local, elem, at, key, &prm)
+                        : ucp_get_nbx(l->ep, local, elem, at, key, &prm);
+        posted |= req != NULL;
+        release_request(req, what, p->pe);
+    }
+    if (posted)
+        flush_link(ch, l, what, p->pe);
+    ucx_leave(ch);
+}
+
+void ucx_iput(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+              ptrdiff_t rstride, const void *src, ptrdiff_t sstride, size_t elem, size_t nelems)
+{
+    strided(true, ch, p, seg, off, rstride, (char *)src, sstride, elem, nelems, "iput");
+}
+
+void ucx_iget(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+              ptrdiff_t rstride, void *dst, ptrdiff_t dstride, size_t elem, size_t nelems)
+{
+    strided(false, ch, p, seg, off, rstride, dst, dstride, elem, nelems, "iget");
+}
+
+/* The old value of a fetching AMO whose result nobody reads (a set is a
+ * swap: UCP has no atomic store). Written by UCX only. */
+static uint64_t ucx_discard;
+
+/* Posts one UCP atomic. REPLY, when not NULL, carries CSWAP's new value in
+ * and the old value out; WAIT waits for it. Values of 4-byte operations
+ * travel in 4-byte variables, whatever the byte order. */
+static void post_atomic(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                        ucp_atomic_op_t op, size_t size, uint64_t operand, uint64_t *reply,
+                        bool wait)
+{
+    struct ucx_link *l = ucx_link_of(ch, p);
+    size_t room;
+    ucp_rkey_h key = ucx_rkey(l, p, seg, off, &room);
+    uint32_t op32 = (uint32_t)operand, reply32 = reply ? (uint32_t)*reply : 0;
+    ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
+                               .datatype = ucp_dt_make_contig(size)};
+    if (reply) {
+        prm.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+        prm.reply_buffer = size == 4 && wait ? (void *)&reply32 : (void *)reply;
+    }
+    /* UCP reads the operand when the operation is posted. */
+    void *req = ucp_atomic_op_nbx(l->ep, op, size == 4 ? (const void *)&op32 : (const void *)&operand,
+                                  1, ucx_raddr(p, seg, off), key, &prm);
+    if (wait) {
+        ucx_wait(ch, req, "atomic", p->pe);
+        if (reply && size == 4)
+            *reply = reply32;
+    } else {
+        release_request(req, "atomic", p->pe);
+    }
+}
+
+void ucx_signal(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                uint64_t value, enum backend_signal_op op)
+{
+    ucx_enter(ch);
+    mark_pending(ch);
+    /* After every earlier operation of this channel, in particular the data
+     * the signal announces. */
+    ucs_status_t st = ucp_worker_fence(ch->worker);
+    if (st != UCS_OK)
+        ucx_failed("fence", p->pe, st);
+    if (op == BACKEND_SIGNAL_ADD)
+        post_atomic(ch, p, seg, off, UCP_ATOMIC_OP_ADD, 8, value, NULL, false);
+    else
+        post_atomic(ch, p, seg, off, UCP_ATOMIC_OP_SWAP, 8, value, &ucx_discard, false);
+    ucx_leave(ch);
+}
+
+/* The fetching operation with the same effect as OP. */
+static enum backend_amo_op fetching_form(enum backend_amo_op op)
+{
+    switch (op) {
+    case BACKEND_AMO_SET: return BACKEND_AMO_SWAP;
+    case BACKEND_AMO_ADD: return BACKEND_AMO_FETCH_ADD;
+    case BACKEND_AMO_AND: return BACKEND_AMO_FETCH_AND;
+    case BACKEND_AMO_OR: return BACKEND_AMO_FETCH_OR;
+    case BACKEND_AMO_XOR: return BACKEND_AMO_FETCH_XOR;
+    default: return op;
+    }
+}
+
+/* The UCP operation of each backend one, and whether it returns the old
+ * value. Fetch is an add of 0 (UCP has no atomic load), set a swap whose
+ * old value nobody reads. */
+static const struct {
+    ucp_atomic_op_t op;
+    bool fetch;
+} amo_map[] = {
+    [BACKEND_AMO_FETCH] = {UCP_ATOMIC_OP_ADD, true},
+    [BACKEND_AMO_SET] = {UCP_ATOMIC_OP_SWAP, false},
+    [BACKEND_AMO_SWAP] = {UCP_ATOMIC_OP_SWAP, true},
+    [BACKEND_AMO_CSWAP] = {UCP_ATOMIC_OP_CSWAP, true},
+    [BACKEND_AMO_FETCH_ADD] = {UCP_ATOMIC_OP_ADD, true},
+    [BACKEND_AMO_ADD] = {UCP_ATOMIC_OP_ADD, false},
+    [BACKEND_AMO_FETCH_AND] = {UCP_ATOMIC_OP_AND, true},
+    [BACKEND_AMO_AND] = {UCP_ATOMIC_OP_AND, false},
+    [BACKEND_AMO_FETCH_OR] = {UCP_ATOMIC_OP_OR, true},
+    [BACKEND_AMO_OR] = {UCP_ATOMIC_OP_OR, false},
+    [BACKEND_AMO_FETCH_XOR] = {UCP_ATOMIC_OP_XOR, true},
+    [BACKEND_AMO_XOR] = {UCP_ATOMIC_OP_XOR, false},
+};
+
+uint64_t ucx_amo(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                 enum backend_amo_op op, size_t size, uint64_t operand, uint64_t compare)
+{
+    /* The library (and many programs) read their own word right after an
+     * AMO on it: to this PE, every AMO completes before it returns, which
+     * only a fetching one guarantees. */
+    if (p->pe == ucx.my_pe)
+        op = fetching_form(op);
+    ucx_enter(ch);
+    uint64_t old = 0;
+    if (op == BACKEND_AMO_FETCH)
+        operand = 0;
+    if (op == BACKEND_AMO_CSWAP) { /* the reply buffer carries the new value in */
+        old = operand;
+        operand = compare;
+    }
+    bool fetch = amo_map[op].fetch;
+    if (!fetch)
+        mark_pending(ch);
+    uint64_t *reply = fetch ? &old : op == BACKEND_AMO_SET ? &ucx_discard : NULL;
+    post_atomic(ch, p, seg, off, amo_map[op].op, size, operand, reply, fetch);
+    ucx_leave(ch);
+    return fetch ? old : 0;
+}
+
+void *ucx_ptr(struct backend_peer *p, int seg, size_t off)
+{
+    (void)p, (void)seg, (void)off;
+    return NULL; /* not mapped into this process */
+}
+
+void ucx_fence(struct backend_chan *ch)
+{
+    ucx_enter(ch);
+    ucs_status_t st = ucp_worker_fence(ch->worker);
+    ucx_leave(ch);
+    if (st != UCS_OK)
+        ucx_failed("fence", -1, st);
+}
+
+void ucx_quiet(struct backend_chan *ch)
+{
+    ucx_enter(ch);
+    ucp_request_param_t prm = {0};
+    ucx_wait(ch, ucp_worker_flush_nbx(ch->worker, &prm), "quiet", -1);
+    atomic_store_explicit(&ch->pending, false, memory_order_relaxed);
+    ucx_leave(ch);
+}
+
+const char *ucx_describe(struct backend_peer *p)
+{
+    (void)p;
+    return "UCX";
+}

@@ -1,0 +1,319 @@
+/*
+ * UCX set-up: the context, the target worker, memory registration as the
+ * segments grow, the card peers connect with, and what this PE keeps of
+ * each peer.
+ *
+ * Only memory that exists is registered. A segment is registered range by
+ * range as its backed part grows ([0, committed) at start-up, then each new
+ * part), and every new range's key reaches every peer before anyone may use
+ * the memory (grow/peer_grow, driven by hcomm during the collective
+ * allocation). On a fabric that pins memory (InfiniBand or RoCE without
+ * on-demand paging) registering the reserved but unbacked rest of the heap
+ * would fail or pin the wrong pages.
+ */
+#include "transport/ucx/ucx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/log.h"
+#include "fabric/fabric.h"
+#include "transport/ucx/ucx_int.h"
+
+struct ucx_state ucx = {.target_lock = PTHREAD_MUTEX_INITIALIZER,
+                        .chans_lock = PTHREAD_MUTEX_INITIALIZER};
+
+void ucx_failed(const char *what, int pe, ucs_status_t st)
+{
+    if (pe >= 0)
+        oshm_fatal("UCX %s to PE %d failed: %s", what, pe, ucs_status_string(st));
+    oshm_fatal("UCX %s failed: %s", what, ucs_status_string(st));
+}
+
+/* Registers [start, end) of this PE's segment SEG as its next range. */
+static int register_range(int seg, size_t start, size_t end)
+{
+    uint32_t n = ucx.nranges[seg];
+    if (n == UCX_MAX_RANGES) {
+        oshm_warn("UCX: segment %d grew in more than %d steps", seg, UCX_MAX_RANGES);
+        return -1;
+    }
+    const struct backend_seg *s = &ucx.seg[seg];
+    /* Never memory that does not exist: a fabric that pins pages would fail
+     * or pin the wrong ones. The handle's size is the truth. */
+    struct stat st_mem;
+    if (end > s->committed || fstat(s->mem.fd, &st_mem) != 0 || (off_t)end > st_mem.st_size) {
+        oshm_warn("UCX: refusing to register [%zu, %zu) of segment %d: only %zu bytes of it "
+                  "have memory behind them", start, end, seg, s->committed);
+        return -1;
+    }
+    ucp_mem_map_params_t mp = {.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS |
+                                             UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+                               .address = (void *)(s->base + start),
+                               .length = end - start};
+    ucs_status_t st = ucp_mem_map(ucx.context, &mp, &ucx.mem[seg][n]);
+    if (st != UCS_OK) {
+        oshm_warn("UCX cannot register %zu bytes at %p: %s", end - start, mp.address,
+                  ucs_status_string(st));
+        return -1;
+    }
+    struct ucx_range *r = &ucx.range[seg][n];
+    st = ucp_rkey_pack(ucx.context, ucx.mem[seg][n], &r->rkey, &r->rkey_len);
+    if (st != UCS_OK) {
+        ucp_mem_unmap(ucx.context, ucx.mem[seg][n]);
+        oshm_warn("UCX cannot pack a memory key: %s", ucs_status_string(st));
+        return -1;
+    }
+    r->start = start;
+    r->end = end;
+    ucx.nranges[seg] = n + 1;
+    oshm_debug("UCX: registered [%p, %p) of segment %d", mp.address,
+               (void *)(s->base + end), seg);
+    return 0;
+}
+
+static size_t registered_end(int seg)
+{
+    uint32_t n = ucx.nranges[seg];
+    return n ? ucx.range[seg][n - 1].end : 0;
+}
+
+static int ucx_open(const struct backend_config *cfg)
+{
+    ucx.my_pe = cfg->my_pe;
+    ucx.n_pes = cfg->n_pes;
+    ucx.seg = cfg->seg;
+    ucx.debug = cfg->debug;
+    ucx.oversubscribed = cfg->oversubscribed;
+    ucx.thread_on = cfg->progress_thread;
+    ucx.peer = calloc((size_t)cfg->n_pes, sizeof *ucx.peer);
+    if (!ucx.peer)
+        return -1;
+    ucp_config_t *config;
+    ucs_status_t st = ucp_config_read(NULL, NULL, &config);
+    if (st != UCS_OK)
+        goto fail;
+    /* Several workers (target, one per channel) run in different threads. */
+    ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES |
+                                         UCP_PARAM_FIELD_MT_WORKERS_SHARED |
+                                         UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
+                           .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
+                                       (ucx.thread_on ? UCP_FEATURE_WAKEUP : 0),
+                           .mt_workers_shared = 1,
+                           .estimated_num_eps = (size_t)cfg->n_pes};
+    st = ucp_init(&params, config, &ucx.context);
+    ucp_config_release(config);
+    if (st != UCS_OK)
+        goto fail;
+    ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+                              .thread_mode = UCS_THREAD_MODE_SERIALIZED};
+    st = ucp_worker_create(ucx.context, &wp, &ucx.target);
+    if (st != UCS_OK)
+        goto fail;
+    st = ucp_worker_get_address(ucx.target, &ucx.addr, &ucx.addr_len);
+    if (st != UCS_OK)
+        goto fail;
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
+        if (ucx.seg[s].committed && register_range(s, 0, ucx.seg[s].committed) != 0)
+            goto fail_quietly;
+    if (ucx.thread_on && ucx_thread_start() != 0)
+        goto fail_quietly;
+    return 0;
+fail:
+    oshm_warn("cannot open UCX: %s", ucs_status_string(st));
+fail_quietly:
+    ucx_backend.close();
+    return -1;
+}
+
+/* Tokens for this PE's ranges from FIRST on, each segment's up to its last. */
+static int pack_ranges(struct fabric_card *card, const uint32_t *first)
+{
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
+        for (uint32_t i = first[s]; i < ucx.nranges[s]; i++) {
+            if (card->ntokens == FABRIC_MAX_TOKENS)
+                return -1;
+            const struct ucx_range *r = &ucx.range[s][i];
+            card->token[card->ntokens++] = (struct fabric_token){
+                .seg = (uint32_t)s, .base = ucx.seg[s].base + r->start, .size = r->end - r->start,
+                .key = r->rkey, .key_len = (uint32_t)r->rkey_len};
+        }
+    return 0;
+}
+
+static int ucx_card(const pid_t *pids, int npids, void **blob, size_t *len)
+{
+    (void)pids, (void)npids;
+    struct fabric_card card = {.addr = ucx.addr, .addr_len = (uint32_t)ucx.addr_len};
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
+        if (ucx.seg[s].size)
+            card.token[card.ntokens++] = (struct fabric_token){
+                .seg = (uint32_t)s, .base = ucx.seg[s].base, .size = ucx.seg[s].size};
+    uint32_t all[BACKEND_MAX_SEGS] = {0};
+    if (pack_ranges(&card, all) != 0)
+        return -1;
+    return fabric_card_pack(&card, blob, len);
+}
+
+/* Adds the ranges that CARD describes to what this PE knows of P. */
+static int add_ranges(struct backend_peer *p, const struct fabric_card *card)
+{
+    for (uint32_t i = 0; i < card->ntokens; i++) {
+        const struct fabric_token *t = &card->token[i];
+        if (t->seg >= BACKEND_MAX_SEGS)
+            return -1;
+        int s = (int)t->seg;
+        if (!t->key_len) { /* the segment itself */
+            p->base[s] = t->base;
+            p->size[s] = t->size;
+            continue;
+        }
+        uint32_t n = atomic_load_explicit(&p->nranges[s], memory_order_relaxed);
+        size_t start = (size_t)(t->base - p->base[s]);
+        size_t expect = n ? p->range[s][n - 1].end : 0;
+        /* Ranges come in order and leave no gap: lookups rely on it. */
+        if (n == UCX_MAX_RANGES || t->base < p->base[s] || start != expect ||
+            t->size > p->size[s] - start)
+            return -1;
+        if (!p->range[s] && !(p->range[s] = calloc(UCX_MAX_RANGES, sizeof *p->range[s])))
+            return -1;
+        struct ucx_range *r = &p->range[s][n];
+        r->rkey = malloc(t->key_len);
+        if (!r->rkey)
+            return -1;
+        memcpy(r->rkey, t->key, t->key_len);
+        r->rkey_len = t->key_len;
+        r->start = start;
+        r->end = start + t->size;
+        atomic_store_explicit(&p->nranges[s], n + 1, memory_order_release);
+    }
+    return 0;
+}
+
+static int ucx_connect(int pe, const void *blob, size_t len, struct backend_peer **out)
+{
+    struct fabric_card card;
+    struct backend_peer *p = calloc(1, sizeof *p);
+    if (!p)
+        return -1;
+    *out = p;
+    p->pe = pe;
+    if (fabric_card_unpack(blob, len, &card) != 0 || !card.addr_len || add_ranges(p, &card) != 0) {
+        oshm_warn("malformed UCX card from PE %d", pe);
+        return -1;
+    }
+    p->addr = malloc(card.addr_len);
+    if (!p->addr)
+        return -1;
+    memcpy(p->addr, card.addr, card.addr_len);
+    p->addr_len = card.addr_len;
+    ucx.peer[pe] = p;
+    return 0;
+}
+
+static void ucx_disconnect(struct backend_peer *p)
+{
+    if (!p)
+        return;
+    ucx.peer[p->pe] = NULL;
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++) {
+        uint32_t n = atomic_load_explicit(&p->nranges[s], memory_order_relaxed);
+        for (uint32_t i = 0; i < n; i++)
+            free(p->range[s][i].rkey);
+        free(p->range[s]);
+    }
+    free(p->addr);
+    free(p);
+}
+
+static int ucx_grow(int seg, size_t committed, void **blob, size_t *len)
+{
+    *blob = NULL;
+    *len = 0;
+    uint32_t first[BACKEND_MAX_SEGS];
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
+        first[s] = ucx.nranges[s];
+    size_t from = registered_end(seg);
+    if (committed <= from)
+        return 0;
+    if (register_range(seg, from, committed) != 0)
+        return -1;
+    struct fabric_card card = {0};
+    if (pack_ranges(&card, first) != 0)
+        return -1;
+    return fabric_card_pack(&card, blob, len);
+}
+
+static int ucx_peer_grow(struct backend_peer *p, const void *blob, size_t len)
+{
+    struct fabric_card card;
+    if (fabric_card_unpack(blob, len, &card) != 0 || add_ranges(p, &card) != 0) {
+        oshm_warn("malformed UCX memory keys from PE %d", p->pe);
+        return -1;
+    }
+    return 0;
+}
+
+static void ucx_close(void)
+{
+    ucx_thread_stop();
+    ucx_chan_close_all();
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++) {
+        for (uint32_t i = 0; i < ucx.nranges[s]; i++) {
+            ucp_rkey_buffer_release(ucx.range[s][i].rkey);
+            ucp_mem_unmap(ucx.context, ucx.mem[s][i]);
+        }
+        ucx.nranges[s] = 0;
+    }
+    if (ucx.addr)
+        ucp_worker_release_address(ucx.target, ucx.addr);
+    if (ucx.target)
+        ucp_worker_destroy(ucx.target);
+    if (ucx.context)
+        ucp_cleanup(ucx.context);
+    free(ucx.peer);
+    ucx.peer = NULL;
+    ucx.addr = NULL;
+    ucx.target = NULL;
+    ucx.context = NULL;
+}
+
+int ucx_registrations(int seg, struct ucx_registration *out, int max)
+{
+    int n = (int)ucx.nranges[seg];
+    for (int i = 0; i < n && i < max; i++) {
+        ucp_mem_attr_t attr = {.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS |
+                                             UCP_MEM_ATTR_FIELD_LENGTH};
+        if (ucp_mem_query(ucx.mem[seg][i], &attr) != UCS_OK)
+            return -1;
+        out[i] = (struct ucx_registration){attr.address, attr.length};
+    }
+    return n;
+}
+
+const struct backend_ops ucx_backend = {
+    .name = "ucx",
+    .open = ucx_open,
+    .card = ucx_card,
+    .connect = ucx_connect,
+    .disconnect = ucx_disconnect,
+    .close = ucx_close,
+    .chan_open = ucx_chan_open,
+    .chan_close = ucx_chan_close,
+    .chan_share = ucx_chan_share,
+    .grow = ucx_grow,
+    .peer_grow = ucx_peer_grow,
+    .put = ucx_put,
+    .get = ucx_get,
+    .iput = ucx_iput,
+    .iget = ucx_iget,
+    .signal = ucx_signal,
+    .amo = ucx_amo,
+    .ptr = ucx_ptr,
+    .fence = ucx_fence,
+    .quiet = ucx_quiet,
+    .progress = ucx_progress,
+    .describe = ucx_describe,
+};

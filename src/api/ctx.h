@@ -35,12 +35,14 @@ static inline int oshm_ctx_pe(shmem_ctx_t ctx, int pe, const char *routine)
     return s->start + pe * s->stride;
 }
 
-/* The channel mode the thread level allows a context without options. */
+/* The channel mode the thread level gives a context without options (and
+ * the default context): shared by threads at once under
+ * SHMEM_THREAD_MULTIPLE, otherwise used by one thread at a time, but not
+ * always the same one (SHMEM_THREAD_SERIALIZED; the device runtime's
+ * threads, which make it shared when they start). */
 static inline enum hcomm_chan_mode oshm_chan_mode_for_level(int level)
 {
-    return level == SHMEM_THREAD_MULTIPLE     ? HCOMM_CHAN_SHARED
-           : level == SHMEM_THREAD_SERIALIZED ? HCOMM_CHAN_SERIALIZED
-                                              : HCOMM_CHAN_PRIVATE;
+    return level == SHMEM_THREAD_MULTIPLE ? HCOMM_CHAN_SHARED : HCOMM_CHAN_SERIALIZED;
 }
 
 /* Plain routines are their context form on SHMEM_CTX_DEFAULT. */

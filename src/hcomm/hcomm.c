@@ -239,6 +239,7 @@ static int connect_all(void)
         ep->amo_ops = hcomm.backend[ep->amo];
         ep->rma_peer = ep->peer[ep->rma];
         ep->amo_peer = ep->peer[ep->amo];
+        ep->dual = ep->rma != ep->amo;
     }
     return 0;
 }

@@ -12,14 +12,17 @@
  * (src/transport/backend.h); the layers above never know which backend
  * they use.
  *
- * Ordering across backends. One PE may reach another through two backends
- * (direct stores to a same-node peer, AMOs through the network once the job
- * spans nodes). Each backend orders its own operations; between backends a
- * fence must become completion: after shmem_fence, the first operation
- * through a backend other than one used before the fence first completes
- * (quiets) that one. A channel records which backends it used since the
- * last quiet and which had operations before a fence; a job with a single
- * backend skips all of it.
+ * Ordering across paths. One PE may reach another through two backends
+ * (stores to a same-node peer or to this PE itself, AMOs and signals through
+ * the network once the job spans nodes), and the program's own memory stores
+ * through shmem_ptr are a path too. Each backend orders only its own
+ * operations, so a fence cannot stay an ordering-only request for network
+ * operations to such a PE: what comes after it may take another path (a
+ * store, which no backend sees). A channel records the backends it used
+ * since the last quiet and, of those, the network backends that carried
+ * operations to a PE reached by two paths; fence completes (quiets) the
+ * latter and only orders the rest. A job with a single backend skips all of
+ * it.
  */
 #ifndef OSHM_HCOMM_H
 #define OSHM_HCOMM_H
@@ -70,6 +73,7 @@ enum hcomm_chan_mode {
 
 struct hcomm_ep {
     int pe;
+    bool dual;        /* RMA and AMOs go through different backends */
     uint8_t rma, amo; /* index of the backend in hcomm.backend[] */
     const struct backend_ops *rma_ops, *amo_ops;
     struct backend_peer *rma_peer, *amo_peer;
@@ -80,8 +84,8 @@ struct hcomm_channel {
     struct backend_chan *bch[HCOMM_MAX_BACKENDS];
     enum hcomm_chan_mode mode;
     /* Bit b stands for hcomm.backend[b]. */
-    _Atomic unsigned used;   /* operations since the last quiet */
-    _Atomic unsigned fenced; /* operations before a fence, not yet quieted */
+    _Atomic unsigned used;    /* operations since the last quiet */
+    _Atomic unsigned crossed; /* of those, operations to a PE reached by two paths */
 };
 
 struct hcomm_config {
@@ -183,26 +187,30 @@ static inline void *hcomm_ptr(const void *addr, int pe, const char *routine)
     return ep->rma_ops->ptr(ep->rma_peer, s, (uintptr_t)addr - hcomm.seg[s].base);
 }
 
-/* ---- ordering across backends (see the top of this file) ---- */
-void hcomm_settle(struct hcomm_channel *ch, unsigned backends);
+/* ---- ordering across paths (see the top of this file) ---- */
+
+static inline void hcomm_set_bit(_Atomic unsigned *mask, unsigned b)
+{
+    unsigned bit = 1u << b;
+    if (!(atomic_load_explicit(mask, memory_order_relaxed) & bit))
+        atomic_fetch_or_explicit(mask, bit, memory_order_relaxed);
+}
 
 /* CH used backend B: quiet must reach it. */
 static inline void hcomm_mark(struct hcomm_channel *ch, unsigned b)
 {
-    unsigned bit = 1u << b;
-    if (!(atomic_load_explicit(&ch->used, memory_order_relaxed) & bit))
-        atomic_fetch_or_explicit(&ch->used, bit, memory_order_relaxed);
+    if (__builtin_expect(hcomm.mixed, 0))
+        hcomm_set_bit(&ch->used, b);
 }
 
-/* Before an operation that fence orders (put, AMO, signal) through B. */
-static inline void hcomm_order(struct hcomm_channel *ch, unsigned b)
+/* An AMO or signal through EP's AMO backend. */
+static inline void hcomm_mark_amo(struct hcomm_channel *ch, const struct hcomm_ep *ep)
 {
-    if (__builtin_expect(!hcomm.mixed, 1))
-        return;
-    unsigned before = atomic_load_explicit(&ch->fenced, memory_order_relaxed) & ~(1u << b);
-    if (__builtin_expect(before != 0, 0))
-        hcomm_settle(ch, before);
-    hcomm_mark(ch, b);
+    if (__builtin_expect(hcomm.mixed, 0)) {
+        hcomm_set_bit(&ch->used, ep->amo);
+        if (ep->dual)
+            hcomm_set_bit(&ch->crossed, ep->amo);
+    }
 }
 
 static inline void hcomm_put(struct hcomm_channel *ch, void *dest, const void *src, size_t len,
@@ -213,7 +221,7 @@ static inline void hcomm_put(struct hcomm_channel *ch, void *dest, const void *s
         return;
     int seg;
     size_t off = hcomm_offset(dest, len, &seg, pe, routine);
-    hcomm_order(ch, ep->rma);
+    hcomm_mark(ch, ep->rma);
     ep->rma_ops->put(ch->bch[ep->rma], ep->rma_peer, seg, off, src, len, nbi);
 }
 
@@ -225,8 +233,7 @@ static inline void hcomm_get(struct hcomm_channel *ch, void *dest, const void *s
         return;
     int seg;
     size_t off = hcomm_offset(src, len, &seg, pe, routine);
-    if (hcomm.mixed) /* fence does not order gets; quiet completes them */
-        hcomm_mark(ch, ep->rma);
+    hcomm_mark(ch, ep->rma);
     ep->rma_ops->get(ch->bch[ep->rma], ep->rma_peer, seg, off, dest, len, nbi);
 }
 
@@ -238,12 +245,11 @@ static inline void hcomm_signal(struct hcomm_channel *ch, uint64_t *sig, uint64_
     struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
     int seg;
     size_t off = hcomm_offset(sig, sizeof *sig, &seg, pe, routine);
-    if (hcomm.mixed) {
-        unsigned others = atomic_load_explicit(&ch->used, memory_order_relaxed) & ~(1u << ep->amo);
-        if (others)
-            hcomm_settle(ch, others);
-    }
-    hcomm_order(ch, ep->amo);
+    /* The data went through the RMA backend (a local one, when the two
+     * differ: its stores are done, they need only be ordered first). */
+    if (ep->dual)
+        ep->rma_ops->fence(ch->bch[ep->rma]);
+    hcomm_mark_amo(ch, ep);
     ep->amo_ops->signal(ch->bch[ep->amo], ep->amo_peer, seg, off, value,
                         (enum backend_signal_op)op);
 }
@@ -255,7 +261,7 @@ static inline uint64_t hcomm_amo(struct hcomm_channel *ch, void *dest, size_t si
     struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
     int seg;
     size_t off = hcomm_offset(dest, size, &seg, pe, routine);
-    hcomm_order(ch, ep->amo);
+    hcomm_mark_amo(ch, ep);
     return ep->amo_ops->amo(ch->bch[ep->amo], ep->amo_peer, seg, off, (enum backend_amo_op)op,
                             size, operand, compare);
 }
@@ -276,7 +282,7 @@ static inline void hcomm_iput(struct hcomm_channel *ch, void *dest, const void *
         return;
     int seg;
     size_t off = hcomm_offset(dest, hcomm_strided_extent(dst, elem, nelems), &seg, pe, routine);
-    hcomm_order(ch, ep->rma);
+    hcomm_mark(ch, ep->rma);
     ep->rma_ops->iput(ch->bch[ep->rma], ep->rma_peer, seg, off, dst * (ptrdiff_t)elem, src,
                       sst * (ptrdiff_t)elem, elem, nelems);
 }
@@ -290,8 +296,7 @@ static inline void hcomm_iget(struct hcomm_channel *ch, void *dest, const void *
         return;
     int seg;
     size_t off = hcomm_offset(src, hcomm_strided_extent(sst, elem, nelems), &seg, pe, routine);
-    if (hcomm.mixed)
-        hcomm_mark(ch, ep->rma);
+    hcomm_mark(ch, ep->rma);
     ep->rma_ops->iget(ch->bch[ep->rma], ep->rma_peer, seg, off, sst * (ptrdiff_t)elem, dest,
                       dst * (ptrdiff_t)elem, elem, nelems);
 }

@@ -11,7 +11,7 @@ int hcomm_channel_init(struct hcomm_channel *ch, enum hcomm_chan_mode mode, bool
 {
     ch->mode = mode;
     atomic_init(&ch->used, 0);
-    atomic_init(&ch->fenced, 0);
+    atomic_init(&ch->crossed, 0);
     for (int b = 0; b < hcomm.n_backends; b++)
         if (hcomm.backend[b]->chan_open((enum backend_chan_mode)mode, eager, &ch->bch[b]) != 0) {
             while (--b >= 0)
@@ -49,29 +49,25 @@ void hcomm_channel_destroy(struct hcomm_channel *ch)
     free(ch);
 }
 
-/* Operations through BACKENDS were issued before a fence (or before the
- * signal of a put-with-signal), and an operation through another backend is
- * next: what came before must be done before it starts. A local backend's
- * operations are done when issued, so a memory fence is all they need. */
-void hcomm_settle(struct hcomm_channel *ch, unsigned backends)
-{
-    for (int b = 0; b < hcomm.n_backends; b++)
-        if (backends & (1u << b))
-            hcomm.backend[b]->quiet(ch->bch[b]);
-    atomic_fetch_and_explicit(&ch->fenced, ~backends, memory_order_relaxed);
-}
-
+/* The local backend (index 0) is fenced and quieted whatever the channel
+ * used: the program's own stores through shmem_ptr count as operations of
+ * every context, and no backend saw them. */
 void hcomm_fence(struct hcomm_channel *ch)
 {
     if (!hcomm.mixed) {
         hcomm.backend[0]->fence(ch->bch[0]);
         return;
     }
-    unsigned used = atomic_load_explicit(&ch->used, memory_order_relaxed);
-    for (int b = 0; b < hcomm.n_backends; b++)
-        if (used & (1u << b))
+    unsigned used = atomic_load_explicit(&ch->used, memory_order_relaxed) | 1u;
+    unsigned crossed = atomic_exchange_explicit(&ch->crossed, 0, memory_order_relaxed);
+    for (int b = 0; b < hcomm.n_backends; b++) {
+        if (!(used & (1u << b)))
+            continue;
+        if (crossed & (1u << b))
+            hcomm.backend[b]->quiet(ch->bch[b]);
+        else
             hcomm.backend[b]->fence(ch->bch[b]);
-    atomic_fetch_or_explicit(&ch->fenced, used, memory_order_relaxed);
+    }
 }
 
 void hcomm_quiet(struct hcomm_channel *ch)
@@ -80,11 +76,11 @@ void hcomm_quiet(struct hcomm_channel *ch)
         hcomm.backend[0]->quiet(ch->bch[0]);
         return;
     }
-    unsigned used = atomic_exchange_explicit(&ch->used, 0, memory_order_relaxed);
+    unsigned used = atomic_exchange_explicit(&ch->used, 0, memory_order_relaxed) | 1u;
+    atomic_store_explicit(&ch->crossed, 0, memory_order_relaxed);
     for (int b = 0; b < hcomm.n_backends; b++)
         if (used & (1u << b))
             hcomm.backend[b]->quiet(ch->bch[b]);
-    atomic_fetch_and_explicit(&ch->fenced, ~used, memory_order_relaxed);
 }
 
 void hcomm_progress(void)

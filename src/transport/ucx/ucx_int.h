@@ -59,7 +59,7 @@ struct ucx_link {
 struct backend_chan {
     ucp_worker_h worker;
     enum backend_chan_mode mode;
-    pthread_t owner;          /* the opener (PRIVATE) */
+    pthread_t owner;          /* the opener (PRIVATE), the last user (SERIALIZED) */
     bool locked;              /* SHARED: every entry takes LOCK */
     pthread_mutex_t lock;     /* recursive: a wait progresses from inside an operation */
     _Atomic bool pending;     /* it may hold work that only progress moves on */
@@ -93,6 +93,7 @@ struct ucx_state {
     bool thread_on;
     pthread_t thread;
     _Atomic bool thread_stop;
+    _Atomic uint64_t app_polls; /* the program's progress of the target worker */
 };
 
 extern struct ucx_state ucx;
@@ -165,6 +166,8 @@ static inline void ucx_enter(struct backend_chan *ch)
 {
     if (ch->locked)
         pthread_mutex_lock(&ch->lock);
+    else if (ch->mode == BACKEND_CHAN_SERIALIZED) /* that thread's waits may progress it */
+        ch->owner = pthread_self();
 }
 
 static inline void ucx_leave(struct backend_chan *ch)

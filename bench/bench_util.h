@@ -4,6 +4,8 @@
 
 #include <shmem.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* Routines new in OpenSHMEM 1.5 are measured only where the implementation
@@ -15,6 +17,44 @@ static inline double bench_now_us(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+#define BENCH_MAX_SIZES 64
+
+/* The message sizes named by a benchmark's argument: "N" is every power of
+ * two up to N, "a,b,c" those sizes (a long run measures only what it is
+ * asked for), none every power of two up to DEFAULT_MAX. Sizes above LIMIT
+ * are left out. Returns how many were stored in SIZES. */
+static inline size_t bench_sizes(const char *arg, size_t default_max, size_t limit,
+                                 size_t sizes[BENCH_MAX_SIZES])
+{
+    size_t n = 0;
+    if (arg == NULL || strchr(arg, ',') == NULL) {
+        size_t max = arg ? strtoul(arg, NULL, 0) : default_max;
+        for (size_t s = 1; s <= max && s <= limit && n < BENCH_MAX_SIZES; s *= 2)
+            sizes[n++] = s;
+        return n;
+    }
+    for (const char *p = arg; n < BENCH_MAX_SIZES; p++) {
+        char *end;
+        size_t s = strtoul(p, &end, 0);
+        if (end == p)
+            break;
+        if (s >= 1 && s <= limit)
+            sizes[n++] = s;
+        if (*end != ',')
+            break;
+        p = end;
+    }
+    return n;
+}
+
+static inline size_t bench_max_size(const size_t *sizes, size_t n)
+{
+    size_t max = 1;
+    for (size_t i = 0; i < n; i++)
+        max = sizes[i] > max ? sizes[i] : max;
+    return max;
 }
 
 /* Best of three runs of BODY: the machine may be shared. */
@@ -34,13 +74,20 @@ static inline double bench_now_us(void)
  *   # OSU-style OpenSHMEM <title>
  *   # implementation: <name>, <n> PEs
  *   # <key column>   <value column>...
- * then one row per size or operation. bench/compare reads this layout. */
+ * then one row per size or operation. bench/compare and bench/ucx_compare
+ * read this layout. bench_section_as names something other than the
+ * library (bench/ucx_raw: raw UCP, with OpenSHMEM only to start it). */
+static inline void bench_section_as(const char *title, const char *impl, const char *columns)
+{
+    printf("\n# OSU-style OpenSHMEM %s\n# implementation: %s, %d PEs\n# %s\n", title, impl,
+           shmem_n_pes(), columns);
+}
+
 static inline void bench_section(const char *title, const char *columns)
 {
     char name[SHMEM_MAX_NAME_LEN];
     shmem_info_get_name(name);
-    printf("\n# OSU-style OpenSHMEM %s\n# implementation: %s, %d PEs\n# %s\n", title, name,
-           shmem_n_pes(), columns);
+    bench_section_as(title, name, columns);
 }
 
 #endif

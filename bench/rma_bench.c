@@ -5,7 +5,7 @@
  * message rate, and a plain memcpy of the same sizes as the machine's limit.
  * Uses only the standard OpenSHMEM API.
  *
- *   oshrun -np 2 rma_bench [max_bytes]
+ *   oshrun -np 2 rma_bench [max_bytes | size,size,...]
  */
 #include <shmem.h>
 #include <stdlib.h>
@@ -79,9 +79,9 @@ int main(int argc, char **argv)
         shmem_finalize();
         return 1;
     }
-    size_t max = argc > 1 ? strtoul(argv[1], NULL, 0) : MAX_BYTES;
-    if (max > MAX_BYTES)
-        max = MAX_BYTES;
+    size_t sizes[BENCH_MAX_SIZES];
+    size_t nsizes = bench_sizes(argc > 1 ? argv[1] : NULL, MAX_BYTES, MAX_BYTES, sizes);
+    size_t max = bench_max_size(sizes, nsizes);
     char *heap_target = shmem_malloc(max * WINDOW);
     char *local = malloc(max * WINDOW), *copy = malloc(max * WINDOW);
     memset(heap_target, 1, max * WINDOW);
@@ -102,21 +102,23 @@ int main(int argc, char **argv)
         for (size_t t = 0; t < sizeof lat / sizeof lat[0]; t++) {
             bench_section(lat[t].title, "Size          Latency (us)");
             char *remote = lat[t].global ? global_target : heap_target;
-            size_t limit = lat[t].global ? (max < sizeof global_target ? max : sizeof global_target) : max;
-            for (size_t size = 1; size <= limit; size *= 2)
-                printf("%-12zu %14.3f\n", size, latency(lat[t].kind, remote, local, size));
+            for (size_t i = 0; i < nsizes; i++)
+                printf("%-12zu %14.3f\n", sizes[i], latency(lat[t].kind, remote, local, sizes[i]));
             fflush(stdout);
         }
         bench_section("Put Bandwidth Test [heap]", "Size          Bandwidth (MB/s)   memcpy (MB/s)");
-        for (size_t size = 1; size <= max; size *= 2)
-            printf("%-12zu %14.1f %14.1f\n", size, bandwidth(PUT, heap_target, local, size),
-                   bandwidth(MEMCPY, copy, local, size));
+        for (size_t i = 0; i < nsizes; i++)
+            printf("%-12zu %14.1f %14.1f\n", sizes[i], bandwidth(PUT, heap_target, local, sizes[i]),
+                   bandwidth(MEMCPY, copy, local, sizes[i]));
         bench_section("Get Bandwidth Test [heap]", "Size          Bandwidth (MB/s)   memcpy (MB/s)");
-        for (size_t size = 1; size <= max; size *= 2)
-            printf("%-12zu %14.1f %14.1f\n", size, bandwidth(GET, heap_target, local, size),
-                   bandwidth(MEMCPY, copy, local, size));
+        for (size_t i = 0; i < nsizes; i++)
+            printf("%-12zu %14.1f %14.1f\n", sizes[i], bandwidth(GET, heap_target, local, sizes[i]),
+                   bandwidth(MEMCPY, copy, local, sizes[i]));
         bench_section("Put Message Rate Test [heap]", "Size          Messages/s");
-        for (size_t size = 1; size <= RATE_MAX && size <= max; size *= 2) {
+        for (size_t i = 0; i < nsizes; i++) {
+            size_t size = sizes[i];
+            if (size > RATE_MAX)
+                continue;
             double t;
             const int n = 100000;
             BENCH_BEST_OF_3(t, {

@@ -305,7 +305,7 @@ static inline void hcomm_iget(struct hcomm_channel *ch, void *dest, const void *
 void hcomm_fence(struct hcomm_channel *ch);
 void hcomm_quiet(struct hcomm_channel *ch);
 /* Progresses every backend that needs it; waits call it while they poll. */
-void hcomm_progress(void);
+unsigned hcomm_progress(void);
 /* Threads other than the program's will use the default channel from now
  * on (the device's): before they start. */
 void hcomm_threads_begin(void);

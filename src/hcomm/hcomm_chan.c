@@ -83,11 +83,13 @@ void hcomm_quiet(struct hcomm_channel *ch)
             hcomm.backend[b]->quiet(ch->bch[b]);
 }
 
-void hcomm_progress(void)
+unsigned hcomm_progress(void)
 {
+    unsigned n = 0;
     for (int b = 0; b < hcomm.n_backends; b++)
         if (hcomm.backend[b]->progress)
-            hcomm.backend[b]->progress();
+            n += hcomm.backend[b]->progress();
+    return n;
 }
 
 void hcomm_threads_begin(void)

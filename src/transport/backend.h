@@ -158,8 +158,9 @@ struct backend_ops {
     /* Completes every operation CH issued through this backend. */
     void (*quiet)(struct backend_chan *ch);
     /* Carries out peers' operations that need this PE's CPU, and moves
-     * this PE's own along; safe from any thread. NULL when there are none. */
-    void (*progress)(void);
+     * this PE's own along; safe from any thread; returns how much it did.
+     * NULL when there are none. */
+    unsigned (*progress)(void);
     /* How the backend reaches PE, for diagnostics ("tcp", "posix", ...). */
     const char *(*describe)(struct backend_peer *p);
 };

@@ -1,3 +1,3 @@
 #include "util/spin.h"
 
-void (*oshm_progress_hook)(void);
+unsigned (*oshm_progress_hook)(void);

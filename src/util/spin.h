@@ -15,13 +15,15 @@
 extern bool oshm_oversubscribed;
 
 /* Set when a backend needs this PE's CPU to carry out operations that
- * target it (UCX over tcp does): every poll of a wait calls it. */
-extern void (*oshm_progress_hook)(void);
+ * target it (UCX over tcp does): every poll of a wait calls it. Returns how
+ * much work it did (0: none). */
+extern unsigned (*oshm_progress_hook)(void);
 
-static inline void oshm_progress(void)
+static inline unsigned oshm_progress(void)
 {
     if (__builtin_expect(oshm_progress_hook != 0, 0))
-        oshm_progress_hook();
+        return oshm_progress_hook();
+    return 0;
 }
 
 #define OSHM_SPIN_SHARED_CORES 2
@@ -37,7 +39,11 @@ static inline void oshm_cpu_relax(void)
 }
 
 /* Gives the core a rest: a pause at first, then yields. *count is the
- * caller's iteration counter. For a loop that progresses by itself. */
+ * caller's count of polls that found nothing to do; a loop that did some
+ * work sets it back to 0, so that a PE serving other PEs' operations while
+ * it waits keeps its core instead of yielding between them (on a busy
+ * machine a yield costs the rest of a time slice). For a loop that
+ * progresses by itself. */
 static inline void oshm_spin_pause(uint32_t *count)
 {
     if (++*count < (oshm_oversubscribed ? OSHM_SPIN_SHARED_CORES : OSHM_SPIN_OWN_CORE))
@@ -46,11 +52,13 @@ static inline void oshm_spin_pause(uint32_t *count)
         sched_yield();
 }
 
-/* One step of a wait loop: progress, then a pause. */
+/* One step of a wait loop: progress, then a pause unless it did work. */
 static inline void oshm_spin_step(uint32_t *count)
 {
-    oshm_progress();
-    oshm_spin_pause(count);
+    if (oshm_progress())
+        *count = 0;
+    else
+        oshm_spin_pause(count);
 }
 
 #endif

@@ -12,10 +12,9 @@
  * on a channel's first operation to that peer.
  *
  * Progress. The target worker carries out peers' operations that UCX
- * emulates in software. With the progress thread it sleeps in the worker's
- * event descriptor and wakes when a peer's message arrives; without it,
- * every wait of the library progresses the target worker (and this PE's
- * own channels that may hold queued sends) while it polls.
+ * emulates in software. Every wait of the library progresses it (and this
+ * PE's own channels that may hold queued sends) while it polls; the
+ * progress thread takes over while the program is away (below).
  */
 #include <errno.h>
 #include <poll.h>
@@ -85,9 +84,12 @@ void ucx_wait(struct backend_chan *ch, void *req, const char *what, int pe)
     uint32_t spins = 0;
     /* An operation on this PE itself, over a transport that the target
      * carries out, needs the target worker too. */
-    while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS)
-        if (!ucp_worker_progress(ch->worker) && !ucx_target_progress())
+    while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
+        if (ucp_worker_progress(ch->worker) || ucx_target_progress())
+            spins = 0;
+        else
             oshm_spin_pause(&spins);
+    }
     ucp_request_free(req);
     if (st != UCS_OK)
         ucx_failed(what, pe, st);
@@ -184,12 +186,13 @@ void ucx_chan_share(struct backend_chan *ch)
     ch->locked = true;
 }
 
-/* Closes CH's endpoints without waiting for a peer's reply (the peer may be
- * gone: hcomm makes sure nothing is in flight first). */
+/* Forgets CH's connections. The endpoints themselves go with the worker:
+ * a close with flush waits for peers that may have left already (UCX then
+ * reports an endpoint timeout after seconds), and UCX 1.13 refuses a forced
+ * close for endpoints without peer error handling. hcomm has made sure that
+ * nothing is in flight. */
 static void close_links(struct backend_chan *ch)
 {
-    ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                               .flags = UCP_EP_CLOSE_FLAG_FORCE};
     for (int pe = 0; pe < ucx.n_pes; pe++) {
         struct ucx_link *l = ch->link[pe];
         if (!l)
@@ -199,12 +202,6 @@ static void close_links(struct backend_chan *ch)
                 if (l->rkey[s][i])
                     ucp_rkey_destroy(l->rkey[s][i]);
             free(l->rkey[s]);
-        }
-        void *req = ucp_ep_close_nbx(l->ep, &prm);
-        if (req && !UCS_PTR_IS_ERR(req)) {
-            while (ucp_request_check_status(req) == UCS_INPROGRESS)
-                ucp_worker_progress(ch->worker);
-            ucp_request_free(req);
         }
         free(l);
         ch->link[pe] = NULL;
@@ -253,28 +250,31 @@ void ucx_chan_close_all(void)
 /* Moves CH's queued sends along, if this thread may touch it now: a shared
  * channel when no other thread holds it, any other only from the thread
  * that used it last. */
-static void chan_progress(struct backend_chan *ch)
+static unsigned chan_progress(struct backend_chan *ch)
 {
+    unsigned n = 0;
     if (!atomic_load_explicit(&ch->pending, memory_order_relaxed))
-        return;
+        return 0;
     if (ch->mode == BACKEND_CHAN_SHARED) {
         if (pthread_mutex_trylock(&ch->lock) != 0)
-            return;
-        ucp_worker_progress(ch->worker);
+            return 0;
+        n = ucp_worker_progress(ch->worker);
         pthread_mutex_unlock(&ch->lock);
     } else if (pthread_equal(ch->owner, pthread_self())) {
-        ucp_worker_progress(ch->worker);
+        n = ucp_worker_progress(ch->worker);
     }
+    return n;
 }
 
-void ucx_progress(void)
+unsigned ucx_progress(void)
 {
-    ucx_target_progress();
+    unsigned n = ucx_target_progress();
     if (pthread_mutex_trylock(&ucx.chans_lock) != 0)
-        return;
+        return n;
     for (struct backend_chan *ch = ucx.chans; ch; ch = ch->next)
-        chan_progress(ch);
+        n += chan_progress(ch);
     pthread_mutex_unlock(&ucx.chans_lock);
+    return n;
 }
 
 /* ---- the progress thread ----

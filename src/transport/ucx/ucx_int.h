@@ -117,7 +117,7 @@ void ucx_chan_close(struct backend_chan *ch);
 /* Closes every channel, open or kept (the backend is closing). */
 void ucx_chan_close_all(void);
 void ucx_chan_share(struct backend_chan *ch);
-void ucx_progress(void);
+unsigned ucx_progress(void);
 
 /* ---- ucx_rma.c: the data operations of the ops table ---- */
 void ucx_put(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,

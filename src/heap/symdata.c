@@ -4,6 +4,11 @@
  * and the memfd is mapped over it at the same address. The program keeps
  * using the same addresses; same-node peers map the memfd too and reach the
  * variables with a direct copy.
+ *
+ * Only the pages in use are copied (symdata_pages.c): a large static array
+ * that was never touched stays a hole in the memfd, which reads as zeros
+ * and takes memory only when someone writes it, so start-up time and
+ * shared memory follow what the program uses, not what it declares.
  */
 #include <elf.h>
 #include <link.h>
@@ -16,12 +21,14 @@
 #include <unistd.h>
 
 #include "heap/heap.h"
+#include "heap/symdata_pages.h"
 #include "util/log.h"
 
 struct oshm_symdata oshm_symdata = {.mem = {.fd = -1}};
 
 struct seg_range {
     uintptr_t start, end;           /* writable PT_LOAD, as loaded */
+    uintptr_t file_end;             /* end of its part loaded from the file */
     uintptr_t relro_start, relro_end;
 };
 
@@ -38,6 +45,8 @@ static int find_main_segment(struct dl_phdr_info *info, size_t size, void *arg)
                 r->start = s;
             if (e > r->end)
                 r->end = e;
+            if (s + ph->p_filesz > r->file_end)
+                r->file_end = s + ph->p_filesz;
         } else if (ph->p_type == PT_GNU_RELRO) {
             r->relro_start = s;
             r->relro_end = e;
@@ -58,11 +67,11 @@ static void private_copy_in_child(void)
     void *copy = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (copy == MAP_FAILED)
         return;
-    /* The memfd holds exactly what the segment holds; read it with the raw
-     * system call (no sanitizer check of the segment's redzones). */
-    /* mremap as a raw system call too: UCX's memory hooks replace the libc
+    /* The memfd holds exactly what the segment holds; only its data
+     * extents are read, the holes stay zero pages of the copy. */
+    /* mremap as a raw system call: UCX's memory hooks replace the libc
      * function with one that drops the fifth argument, the fixed address. */
-    if (syscall(SYS_pread64, oshm_symdata.mem.fd, copy, len, (off_t)0) != (ssize_t)len ||
+    if (symdata_copy_in(copy, oshm_symdata.mem.fd, len) != 0 ||
         (void *)syscall(SYS_mremap, copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED,
                         oshm_symdata.base) != oshm_symdata.base) {
         munmap(copy, len);
@@ -92,11 +101,9 @@ int oshm_symdata_init(void)
     /* Copy, then swap the memory under the same addresses. Nothing between
      * the copy and the map may write to the segment (the library may itself
      * be linked into it): only locals here. */
-    /* The raw system call: the segment holds sanitizer redzones that a
-     * checked pwrite would report. */
-    ssize_t copied = syscall(SYS_pwrite64, oshm_symdata.mem.fd, (const void *)start, len, (off_t)0);
-    if (copied != (ssize_t)len) {
-        oshm_warn("cannot copy the global data (%zd of %zu bytes): %m", copied, len);
+    size_t file_len = r.file_end > start ? r.file_end - start : 0;
+    if (symdata_copy_out(oshm_symdata.mem.fd, start, len, file_len) != 0) {
+        oshm_warn("cannot copy the global data (%zu bytes): %m", len);
         vmm_destroy(&oshm_symdata.mem);
         return -1;
     }

@@ -1,17 +1,16 @@
+/* The export table and the service's lifetime; src/ipc/server.c answers
+ * importers from this table, src/ipc/import.c is the importer's side. */
 #include "ipc/ipc.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
+
+#include "ipc/exports.h"
+#include "ipc/server.h"
 
 struct ipc_export {
     struct ipc_export *next;
@@ -21,31 +20,15 @@ struct ipc_export {
     pid_t *pids;
 };
 
-struct ipc_request {
-    uint32_t id;
-};
-
-struct ipc_reply {
-    int32_t status; /* 0 or an errno value */
-};
-
+/* The service thread reads the table while the application changes it. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ipc_export *exports;
 static uint32_t next_id = 1;
-static int listen_fd = -1;
-static int wake_pipe[2] = {-1, -1};
-static pthread_t server_thread;
+/* Every PID ever allowed, so that membership outlives an unexport. */
+static pid_t *members;
+static int nmembers;
+static bool started;
 static char server_name[IPC_SERVER_NAME_LEN];
-
-static socklen_t make_addr(struct sockaddr_un *sa, const char *name)
-{
-    memset(sa, 0, sizeof *sa);
-    sa->sun_family = AF_UNIX;
-    size_t len = strnlen(name, IPC_SERVER_NAME_LEN - 1);
-    /* Abstract namespace: leaves no file behind, whatever way the process ends. */
-    memcpy(sa->sun_path + 1, name, len);
-    return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + len);
-}
 
 static struct ipc_export *find_export(uint32_t id)
 {
@@ -55,139 +38,69 @@ static struct ipc_export *find_export(uint32_t id)
     return NULL;
 }
 
-static void serve_one(int conn)
+static bool listed(const pid_t *pids, int n, pid_t pid)
 {
-    struct ucred cred;
-    socklen_t clen = sizeof cred;
-    struct ipc_request req;
-    struct ipc_reply reply = {.status = EPERM};
-    int fd = -1;
-
-    if (getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &cred, &clen) != 0 ||
-        recv(conn, &req, sizeof req, MSG_WAITALL) != (ssize_t)sizeof req)
-        return;
-
-    pthread_mutex_lock(&lock);
-    struct ipc_export *e = find_export(req.id);
-    if (!e) {
-        reply.status = ENOENT;
-    } else {
-        for (int i = 0; i < e->npids; i++)
-            if (e->pids[i] == cred.pid) {
-                reply.status = 0;
-                fd = fcntl(e->fd, F_DUPFD_CLOEXEC, 0);
-                break;
-            }
-    }
-    pthread_mutex_unlock(&lock);
-    if (reply.status == EPERM && getenv("SHMEM_DEBUG"))
-        fprintf(stderr, "shmem: refused import of export %u by pid %d (not allowed)\n", req.id,
-                (int)cred.pid);
-
-    struct iovec iov = {.iov_base = &reply, .iov_len = sizeof reply};
-    union {
-        char buf[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } ctrl;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
-    if (fd >= 0) {
-        msg.msg_control = ctrl.buf;
-        msg.msg_controllen = sizeof ctrl.buf;
-        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(c), &fd, sizeof fd);
-    } else if (reply.status == 0) {
-        reply.status = errno ? errno : EIO;
-    }
-    (void)sendmsg(conn, &msg, MSG_NOSIGNAL);
-    if (fd >= 0)
-        close(fd);
+    for (int i = 0; i < n; i++)
+        if (pids[i] == pid)
+            return true;
+    return false;
 }
 
-static void *server_main(void *arg)
+static void free_export(struct ipc_export *e)
 {
-    (void)arg;
-    struct pollfd pfd[2] = {{.fd = listen_fd, .events = POLLIN}, {.fd = wake_pipe[0], .events = POLLIN}};
-    for (;;) {
-        if (poll(pfd, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        if (pfd[1].revents)
-            break;
-        if (pfd[0].revents & POLLIN) {
-            int conn = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
-            if (conn >= 0) {
-                serve_one(conn);
-                close(conn);
-            }
-        }
-    }
-    return NULL;
+    close(e->fd);
+    free(e->pids);
+    free(e);
+}
+
+bool ipc_exports_member(pid_t pid)
+{
+    pthread_mutex_lock(&lock);
+    bool yes = listed(members, nmembers, pid);
+    pthread_mutex_unlock(&lock);
+    return yes;
+}
+
+int ipc_exports_take(uint32_t id, pid_t pid, int *fd)
+{
+    int status = 0;
+    pthread_mutex_lock(&lock);
+    struct ipc_export *e = find_export(id);
+    if (!e)
+        status = ENOENT;
+    else if (!listed(e->pids, e->npids, pid))
+        status = EPERM;
+    else if ((*fd = fcntl(e->fd, F_DUPFD_CLOEXEC, 0)) < 0)
+        status = errno ? errno : EIO;
+    pthread_mutex_unlock(&lock);
+    return status;
 }
 
 int ipc_init(void)
 {
-    if (listen_fd >= 0)
+    if (started)
         return 0;
-    unsigned char rnd[8];
-    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+    if (ipc_server_start(server_name) != 0)
         return -1;
-    snprintf(server_name, sizeof server_name, "oshm-ipc-%d-%02x%02x%02x%02x%02x%02x%02x%02x",
-             (int)getpid(), rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5], rnd[6], rnd[7]);
-    struct sockaddr_un sa;
-    socklen_t len = make_addr(&sa, server_name);
-    listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (listen_fd < 0)
-        return -1;
-    if (bind(listen_fd, (struct sockaddr *)&sa, len) != 0 || listen(listen_fd, 128) != 0 ||
-        pipe2(wake_pipe, O_CLOEXEC) != 0)
-        goto fail;
-
-    /* The service thread takes no signals: they belong to the application. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(&server_thread, NULL, server_main, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc != 0) {
-        errno = rc;
-        goto fail;
-    }
+    started = true;
     return 0;
-fail:
-    close(listen_fd);
-    listen_fd = -1;
-    if (wake_pipe[0] >= 0) {
-        close(wake_pipe[0]);
-        close(wake_pipe[1]);
-        wake_pipe[0] = wake_pipe[1] = -1;
-    }
-    return -1;
 }
 
 void ipc_fini(void)
 {
-    if (listen_fd < 0)
+    if (!started)
         return;
-    char c = 0;
-    if (write(wake_pipe[1], &c, 1) == 1)
-        pthread_join(server_thread, NULL);
-    close(listen_fd);
-    close(wake_pipe[0]);
-    close(wake_pipe[1]);
-    listen_fd = wake_pipe[0] = wake_pipe[1] = -1;
+    ipc_server_stop();
+    started = false;
     pthread_mutex_lock(&lock);
     while (exports) {
         struct ipc_export *e = exports;
         exports = e->next;
-        close(e->fd);
-        free(e->pids);
-        free(e);
+        free_export(e);
     }
+    free(members);
+    members = NULL;
+    nmembers = 0;
     pthread_mutex_unlock(&lock);
 }
 
@@ -218,6 +131,19 @@ int ipc_export(const struct vmm_handle *h, const pid_t *pids, int npids, struct 
     return ipc_export_allow(key, pids, npids);
 }
 
+/* Adds the PIDS not yet there to the members; under the lock. */
+static int add_members(const pid_t *pids, int npids)
+{
+    pid_t *m = realloc(members, sizeof *m * (size_t)(nmembers + npids));
+    if (!m)
+        return -1;
+    members = m;
+    for (int i = 0; i < npids; i++)
+        if (!listed(members, nmembers, pids[i]))
+            members[nmembers++] = pids[i];
+    return 0;
+}
+
 int ipc_export_allow(const struct ipc_key *key, const pid_t *pids, int npids)
 {
     int rc = -1;
@@ -225,16 +151,18 @@ int ipc_export_allow(const struct ipc_key *key, const pid_t *pids, int npids)
     struct ipc_export *e = find_export(key->id);
     if (!e) {
         errno = ENOENT;
-    } else if (npids > 0) {
+    } else if (npids <= 0) {
+        rc = 0;
+    } else {
         pid_t *np = realloc(e->pids, sizeof *np * (size_t)(e->npids + npids));
         if (np) {
-            memcpy(np + e->npids, pids, sizeof *np * (size_t)npids);
             e->pids = np;
-            e->npids += npids;
-            rc = 0;
+            if (add_members(pids, npids) == 0) {
+                memcpy(np + e->npids, pids, sizeof *np * (size_t)npids);
+                e->npids += npids;
+                rc = 0;
+            }
         }
-    } else {
-        rc = 0;
     }
     pthread_mutex_unlock(&lock);
     return rc;
@@ -254,81 +182,6 @@ int ipc_unexport(const struct ipc_key *key)
         errno = ENOENT;
         return -1;
     }
-    close(e->fd);
-    free(e->pids);
-    free(e);
+    free_export(e);
     return 0;
-}
-
-int ipc_import(const struct ipc_key *key, struct vmm_handle *h)
-{
-    struct sockaddr_un sa;
-    socklen_t len = make_addr(&sa, key->server);
-    int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (s < 0)
-        return -1;
-    /* An owner that stopped serving must not hang the importer. */
-    struct timeval tv = {.tv_sec = 30};
-    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    int fd = -1, err = EIO;
-    struct ipc_request req = {.id = key->id};
-    if (connect(s, (struct sockaddr *)&sa, len) != 0 ||
-        send(s, &req, sizeof req, MSG_NOSIGNAL) != (ssize_t)sizeof req) {
-        err = errno;
-        goto out;
-    }
-    struct ipc_reply reply;
-    struct iovec iov = {.iov_base = &reply, .iov_len = sizeof reply};
-    union {
-        char buf[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } ctrl;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl.buf,
-                         .msg_controllen = sizeof ctrl.buf};
-    ssize_t n = recvmsg(s, &msg, MSG_CMSG_CLOEXEC | MSG_WAITALL);
-    if (n != (ssize_t)sizeof reply) {
-        err = n < 0 ? errno : EIO;
-        goto out;
-    }
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-            memcpy(&fd, CMSG_DATA(c), sizeof fd);
-    err = reply.status;
-    if (err == 0 && fd < 0)
-        err = EIO;
-out:
-    close(s);
-    if (err != 0) {
-        if (fd >= 0)
-            close(fd);
-        errno = err;
-        return -1;
-    }
-    if (vmm_import(fd, (size_t)key->size, h) != 0)
-        return -1;
-    h->kind = (enum vmm_kind)key->kind;
-    return 0;
-}
-
-void *ipc_map(const struct ipc_key *key, struct vmm_handle *h)
-{
-    if (ipc_import(key, h) != 0)
-        return NULL;
-    void *va = vmm_reserve(h->size, 0);
-    if (!va || vmm_map(va, h->size, h, 0, VMM_ACCESS_RW) != 0) {
-        int e = errno;
-        if (va)
-            vmm_release(va, h->size);
-        vmm_destroy(h);
-        errno = e;
-        return NULL;
-    }
-    return va;
-}
-
-void ipc_unmap(void *va, struct vmm_handle *h)
-{
-    if (va)
-        vmm_release(va, h->size);
-    vmm_destroy(h);
 }

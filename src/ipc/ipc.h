@@ -7,6 +7,12 @@
  * credentials of the socket, not a claim) against the list and only then
  * passes the descriptor (SCM_RIGHTS). A process not on the list gets EPERM.
  *
+ * The socket is open to anyone on the node (src/ipc/wire.h), so the service
+ * turns away a process never listed, or of another user, before reading a
+ * byte of it; serves many importers at once, each under a deadline; and
+ * stops (ipc_fini) without waiting on any peer. Refusals are logged with
+ * the peer's PID under SHMEM_DEBUG.
+ *
  * Order of release: importers unmap, then close their handle; the owner
  * unexports (no new imports), then destroys its handle. The pages live as
  * long as any mapping does, so no order of exit can leave a dangling map.

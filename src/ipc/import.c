@@ -1,0 +1,130 @@
+/* The importer's side: asks the owner's service for a descriptor. */
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "ipc/ipc.h"
+#include "ipc/wire.h"
+
+/* An owner that stopped serving, or a backlog that never drains, must not
+ * hang the importer. */
+#define IMPORT_TIMEOUT_S 30
+
+/* Connects to KEY's service and checks that the owner of KEY listens there:
+ * a name in the abstract namespace is free for anyone to take once its
+ * owner is gone, and a descriptor from a squatter must not be mapped. */
+static int connect_owner(const struct ipc_key *key)
+{
+    struct sockaddr_un sa;
+    socklen_t len = ipc_addr(&sa, key->server);
+    int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0)
+        return -1;
+    struct timeval tv = {.tv_sec = IMPORT_TIMEOUT_S};
+    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv); /* connect too */
+    struct ucred cred;
+    socklen_t clen = sizeof cred;
+    if (connect(s, (struct sockaddr *)&sa, len) != 0 ||
+        getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &clen) != 0) {
+        int e = errno;
+        close(s);
+        errno = e;
+        return -1;
+    }
+    if (cred.pid != (pid_t)key->owner_pid || cred.uid != geteuid()) {
+        close(s);
+        errno = EACCES;
+        return -1;
+    }
+    return s;
+}
+
+/* Receives the reply: its status (0 or an errno value) and in *FD the
+ * descriptor if one came, or -1 with errno when no reply came. Any
+ * descriptor beyond the first is closed: only one was asked for. */
+static int receive_reply(int s, int *fd)
+{
+    struct ipc_reply reply;
+    struct iovec iov = {.iov_base = &reply, .iov_len = sizeof reply};
+    union {
+        char buf[CMSG_SPACE(4 * sizeof(int))];
+        struct cmsghdr align;
+    } ctrl;
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl.buf,
+                         .msg_controllen = sizeof ctrl.buf};
+    ssize_t n = recvmsg(s, &msg, MSG_CMSG_CLOEXEC | MSG_WAITALL);
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); n >= 0 && c; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+            continue;
+        size_t nfds = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < nfds; i++) {
+            int got;
+            memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof got);
+            if (*fd < 0)
+                *fd = got;
+            else
+                close(got);
+        }
+    }
+    if (n < 0)
+        return -1;
+    if (n != (ssize_t)sizeof reply) {
+        errno = EIO;
+        return -1;
+    }
+    return reply.status >= 0 ? reply.status : EIO;
+}
+
+int ipc_import(const struct ipc_key *key, struct vmm_handle *h)
+{
+    int s = connect_owner(key);
+    if (s < 0)
+        return -1;
+    struct ipc_request req = {.magic = IPC_REQUEST_MAGIC, .id = key->id};
+    /* An owner that refuses this process answers without reading the
+     * request and hangs up, so a failed send may still have a reply, which
+     * then says more than the send's error. */
+    int sent = send(s, &req, sizeof req, MSG_NOSIGNAL) == (ssize_t)sizeof req ? 0 : errno;
+    int fd = -1, err = receive_reply(s, &fd);
+    if (err < 0)
+        err = sent ? sent : errno ? errno : EIO;
+    close(s);
+    if (err == 0 && fd < 0)
+        err = EIO;
+    if (err != 0) {
+        if (fd >= 0)
+            close(fd);
+        errno = err;
+        return -1;
+    }
+    if (vmm_import(fd, (size_t)key->size, h) != 0)
+        return -1;
+    h->kind = (enum vmm_kind)key->kind;
+    return 0;
+}
+
+void *ipc_map(const struct ipc_key *key, struct vmm_handle *h)
+{
+    if (ipc_import(key, h) != 0)
+        return NULL;
+    void *va = vmm_reserve(h->size, 0);
+    if (!va || vmm_map(va, h->size, h, 0, VMM_ACCESS_RW) != 0) {
+        int e = errno;
+        if (va)
+            vmm_release(va, h->size);
+        vmm_destroy(h);
+        errno = e;
+        return NULL;
+    }
+    return va;
+}
+
+void ipc_unmap(void *va, struct vmm_handle *h)
+{
+    if (va)
+        vmm_release(va, h->size);
+    vmm_destroy(h);
+}

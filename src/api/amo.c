@@ -24,9 +24,17 @@
     }
 SHMEM_AMO_EXTENDED_TABLE(DEFINE_BITS)
 
+static inline uint64_t amo(shmem_ctx_t ctx, void *dest, size_t size, enum hcomm_amo_op op,
+                           uint64_t value, uint64_t cond, int pe, const char *routine)
+{
+    struct hcomm_channel *ch = oshm_enter(ctx, routine);
+    uint64_t old =
+        hcomm_amo(ch, dest, size, op, value, cond, oshm_ctx_pe(ctx, pe, routine), routine);
+    oshm_leave();
+    return old;
+}
 #define AMO(ctx, N, dest, op, value, cond, pe, routine)                                       \
-    hcomm_amo(oshm_channel(ctx, routine), (void *)(dest), sizeof *(dest), op, value, cond,    \
-              oshm_ctx_pe(ctx, pe, routine), routine)
+    amo(ctx, (void *)(dest), sizeof *(dest), op, value, cond, pe, routine)
 
 /* A fetching AMO in its blocking and non-blocking, ctx and plain forms.
  * PARAMS/ARGS are the operands between dest and pe. */

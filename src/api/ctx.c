@@ -63,6 +63,7 @@ OSHM_FN(int, shmem_team_create_ctx, (shmem_team_t team, long options, shmem_ctx_
 
 OSHM_FN(void, shmem_ctx_destroy, (shmem_ctx_t ctx))
 {
+    oshm_require_init("shmem_ctx_destroy");
     if (ctx == SHMEM_CTX_INVALID || ctx == SHMEM_CTX_DEFAULT)
         return;
     hcomm_channel_destroy(ctx->channel);
@@ -71,6 +72,7 @@ OSHM_FN(void, shmem_ctx_destroy, (shmem_ctx_t ctx))
 
 OSHM_FN(int, shmem_ctx_get_team, (shmem_ctx_t ctx, shmem_team_t *team))
 {
+    oshm_require_init("shmem_ctx_get_team");
     if (!team)
         return -1;
     if (ctx == SHMEM_CTX_INVALID) {

@@ -9,6 +9,8 @@
 
 #include "hcomm/hcomm.h"
 #include "team/team.h"
+#include "util/routine.h"
+#include "util/state.h"
 
 struct shmem_ctx_impl {
     struct hcomm_channel *channel;
@@ -25,6 +27,19 @@ static inline struct hcomm_channel *oshm_channel(shmem_ctx_t ctx, const char *ro
         oshm_bad_ctx(routine);
     return ctx->channel;
 }
+
+/* Entry of a routine that reaches other PEs' memory (RMA, AMOs, signals):
+ * the library must be running (one predictable branch on a global word),
+ * the routine is recorded for the fault handler's message, and the
+ * context's channel is returned. oshm_leave on the way out. */
+static inline struct hcomm_channel *oshm_enter(shmem_ctx_t ctx, const char *routine)
+{
+    oshm_require_init(routine);
+    oshm_routine_enter(routine);
+    return oshm_channel(ctx, routine);
+}
+
+static inline void oshm_leave(void) { oshm_routine_leave(); }
 
 /* The world PE of PE in the context's team. */
 static inline int oshm_ctx_pe(shmem_ctx_t ctx, int pe, const char *routine)

@@ -41,7 +41,12 @@ static void *allocate(size_t size, size_t align, bool zero, const char *routine)
     if (oshm_env.debug)
         check_same_request(size, align, routine);
     void *p = NULL;
-    if (size) {
+    if (size && align > oshm_heap.align) {
+        /* Every PE refuses it alike: their heaps agree on no larger one. */
+        oshm_warn("%s: cannot align to %zu bytes: the symmetric heap (SHMEM_SYMMETRIC_SIZE=%zu) "
+                  "offers alignments up to %zu", routine, align, oshm_env.symmetric_size,
+                  oshm_heap.align);
+    } else if (size) {
         p = oshm_heap_alloc(size, align);
         if (!p)
             oshm_warn("%s: cannot allocate %zu bytes: the symmetric heap holds %zu bytes "

@@ -6,6 +6,7 @@
 
 #include "api/api.h"
 #include "util/log.h"
+#include "util/state.h"
 
 void oshm_bad_cmp(int cmp, const char *routine)
 {
@@ -22,6 +23,7 @@ void oshm_bad_cmp(int cmp, const char *routine)
                            size_t *included, const char *routine)                             \
     {                                                                                         \
         size_t hits = 0;                                                                      \
+        oshm_require_init(routine);                                                           \
         oshm_progress();                                                                      \
         *first = SIZE_MAX;                                                                    \
         *included = 0;                                                                        \
@@ -60,6 +62,7 @@ void oshm_bad_cmp(int cmp, const char *routine)
     OSHM_FN(void, shmem_##N##_wait_until, (T * ivar, int cmp, T cmp_value))                   \
     {                                                                                         \
         uint32_t spins = 0;                                                                   \
+        oshm_require_init("shmem_" #N "_wait_until");                                         \
         while (!OSHM_COMPARE(LOAD(ivar), cmp, cmp_value, "shmem_" #N "_wait_until"))          \
             oshm_spin_step(&spins);                                                           \
     }                                                                                         \
@@ -103,6 +106,7 @@ void oshm_bad_cmp(int cmp, const char *routine)
     }                                                                                         \
     OSHM_FN(int, shmem_##N##_test, (T * ivar, int cmp, T cmp_value))                          \
     {                                                                                         \
+        oshm_require_init("shmem_" #N "_test");                                               \
         oshm_progress();                                                                      \
         return OSHM_COMPARE(LOAD(ivar), cmp, cmp_value, "shmem_" #N "_test");                 \
     }                                                                                         \

@@ -8,10 +8,30 @@
 #include "util/env.h"
 #include "util/state.h"
 
-OSHM_FN(int, shmem_my_pe, (void)) { return oshm_state.initialized ? hcomm.my_pe : -1; }
-OSHM_FN(int, shmem_n_pes, (void)) { return oshm_state.initialized ? hcomm.n_pes : -1; }
-OSHM_FN(int, _my_pe, (void)) { return shmem_my_pe(); }
-OSHM_FN(int, _num_pes, (void)) { return shmem_n_pes(); }
+/* Outside init..finalize there is no PE number to give: OpenSHMEM 1.5
+ * states none (1.6 adds shmem_query_initialized for asking), and a -1 used
+ * as a PE or an index fails later and obscurely. Like every other routine,
+ * these say so and end the PE (Sandia OpenSHMEM does the same). */
+OSHM_FN(int, shmem_my_pe, (void))
+{
+    oshm_require_init("shmem_my_pe");
+    return hcomm.my_pe;
+}
+OSHM_FN(int, shmem_n_pes, (void))
+{
+    oshm_require_init("shmem_n_pes");
+    return hcomm.n_pes;
+}
+OSHM_FN(int, _my_pe, (void))
+{
+    oshm_require_init("_my_pe");
+    return hcomm.my_pe;
+}
+OSHM_FN(int, _num_pes, (void))
+{
+    oshm_require_init("_num_pes");
+    return hcomm.n_pes;
+}
 
 OSHM_FN(int, shmem_pe_accessible, (int pe))
 {

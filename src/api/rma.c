@@ -5,13 +5,24 @@
 #include "api/api.h"
 #include "api/ctx.h"
 
-#define PUT(ctx, dest, src, bytes, pe, nbi, routine) \
-    hcomm_put(oshm_channel(ctx, routine), dest, src, bytes, oshm_ctx_pe(ctx, pe, routine), nbi, routine)
-#define GET(ctx, dest, src, bytes, pe, nbi, routine) \
-    hcomm_get(oshm_channel(ctx, routine), dest, src, bytes, oshm_ctx_pe(ctx, pe, routine), nbi, routine)
+static inline void rma_put(shmem_ctx_t ctx, void *dest, const void *src, size_t bytes, int pe,
+                           bool nbi, const char *routine)
+{
+    struct hcomm_channel *ch = oshm_enter(ctx, routine);
+    hcomm_put(ch, dest, src, bytes, oshm_ctx_pe(ctx, pe, routine), nbi, routine);
+    oshm_leave();
+}
+
+static inline void rma_get(shmem_ctx_t ctx, void *dest, const void *src, size_t bytes, int pe,
+                           bool nbi, const char *routine)
+{
+    struct hcomm_channel *ch = oshm_enter(ctx, routine);
+    hcomm_get(ch, dest, src, bytes, oshm_ctx_pe(ctx, pe, routine), nbi, routine);
+    oshm_leave();
+}
 
 /* One blocking or non-blocking contiguous routine (ctx and plain form).
- * OP is PUT or GET, NAME the routine name after "shmem_[ctx_]". */
+ * OP is rma_put or rma_get, NAME the routine name after "shmem_[ctx_]". */
 #define DEFINE_CONTIGUOUS(OP, NAME, NBI, T, ELEM)                                             \
     OSHM_FN(void, shmem_ctx_##NAME, (shmem_ctx_t ctx, T *dest, const T *source,               \
                                      size_t nelems, int pe))                                  \
@@ -25,8 +36,10 @@
     OSHM_FN(void, shmem_ctx_##NAME, (shmem_ctx_t ctx, T *dest, const T *source,               \
                                      ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe))    \
     {                                                                                         \
-        HOP(oshm_channel(ctx, "shmem_" #NAME), dest, source, dst, sst, ELEM, nelems,          \
-            oshm_ctx_pe(ctx, pe, "shmem_" #NAME), "shmem_" #NAME);                            \
+        struct hcomm_channel *ch = oshm_enter(ctx, "shmem_" #NAME);                           \
+        HOP(ch, dest, source, dst, sst, ELEM, nelems, oshm_ctx_pe(ctx, pe, "shmem_" #NAME),   \
+            "shmem_" #NAME);                                                                  \
+        oshm_leave();                                                                         \
     }                                                                                         \
     OSHM_PLAIN_VOID(NAME, (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,           \
                            size_t nelems, int pe),                                            \
@@ -34,11 +47,11 @@
 
 /* The eight routines of one element size; the names differ between the
  * typed (int_put) and sized (put32) families. */
-#define DEFINE_RMA_FAMILY(PUTN, PUTN_NBI, GETN, GETN_NBI, IPUTN, IGETN, T, ELEM)            \
-    DEFINE_CONTIGUOUS(PUT, PUTN, false, T, ELEM)                                              \
-    DEFINE_CONTIGUOUS(PUT, PUTN_NBI, true, T, ELEM)                                           \
-    DEFINE_CONTIGUOUS(GET, GETN, false, T, ELEM)                                              \
-    DEFINE_CONTIGUOUS(GET, GETN_NBI, true, T, ELEM)                                           \
+#define DEFINE_RMA_FAMILY(PUTN, PUTN_NBI, GETN, GETN_NBI, IPUTN, IGETN, T, ELEM)              \
+    DEFINE_CONTIGUOUS(rma_put, PUTN, false, T, ELEM)                                          \
+    DEFINE_CONTIGUOUS(rma_put, PUTN_NBI, true, T, ELEM)                                       \
+    DEFINE_CONTIGUOUS(rma_get, GETN, false, T, ELEM)                                          \
+    DEFINE_CONTIGUOUS(rma_get, GETN_NBI, true, T, ELEM)                                       \
     DEFINE_STRIDED(hcomm_iput, IPUTN, T, ELEM)                                                \
     DEFINE_STRIDED(hcomm_iget, IGETN, T, ELEM)
 
@@ -47,12 +60,12 @@
                       sizeof(T))                                                              \
     OSHM_FN(void, shmem_ctx_##N##_p, (shmem_ctx_t ctx, T *dest, T value, int pe))             \
     {                                                                                         \
-        PUT(ctx, dest, &value, sizeof(T), pe, false, "shmem_" #N "_p");                       \
+        rma_put(ctx, dest, &value, sizeof(T), pe, false, "shmem_" #N "_p");                   \
     }                                                                                         \
     OSHM_FN(T, shmem_ctx_##N##_g, (shmem_ctx_t ctx, const T *source, int pe))                 \
     {                                                                                         \
         T value;                                                                              \
-        GET(ctx, &value, source, sizeof(T), pe, false, "shmem_" #N "_g");                     \
+        rma_get(ctx, &value, source, sizeof(T), pe, false, "shmem_" #N "_g");                 \
         return value;                                                                         \
     }                                                                                         \
     OSHM_PLAIN_VOID(N##_p, (T * dest, T value, int pe), (SHMEM_CTX_DEFAULT, dest, value, pe)) \
@@ -64,21 +77,31 @@ SHMEM_RMA_TYPE_TABLE(DEFINE_TYPED_RMA)
                       iget##BITS, void, BITS / 8)
 SHMEM_SIZED_TABLE(DEFINE_SIZED_RMA)
 
-DEFINE_CONTIGUOUS(PUT, putmem, false, void, 1)
-DEFINE_CONTIGUOUS(PUT, putmem_nbi, true, void, 1)
-DEFINE_CONTIGUOUS(GET, getmem, false, void, 1)
-DEFINE_CONTIGUOUS(GET, getmem_nbi, true, void, 1)
+DEFINE_CONTIGUOUS(rma_put, putmem, false, void, 1)
+DEFINE_CONTIGUOUS(rma_put, putmem_nbi, true, void, 1)
+DEFINE_CONTIGUOUS(rma_get, getmem, false, void, 1)
+DEFINE_CONTIGUOUS(rma_get, getmem_nbi, true, void, 1)
 
 /* ---- ordering: SHMEM_CTX_INVALID is a no-op here, by the specification ---- */
 OSHM_FN(void, shmem_ctx_fence, (shmem_ctx_t ctx))
 {
+    oshm_require_init("shmem_ctx_fence");
     if (ctx != SHMEM_CTX_INVALID)
         hcomm_fence(ctx->channel);
 }
 OSHM_FN(void, shmem_ctx_quiet, (shmem_ctx_t ctx))
 {
+    oshm_require_init("shmem_ctx_quiet");
     if (ctx != SHMEM_CTX_INVALID)
         hcomm_quiet(ctx->channel);
 }
-OSHM_FN(void, shmem_fence, (void)) { hcomm_fence(&hcomm.default_channel); }
-OSHM_FN(void, shmem_quiet, (void)) { hcomm_quiet(&hcomm.default_channel); }
+OSHM_FN(void, shmem_fence, (void))
+{
+    oshm_require_init("shmem_fence");
+    hcomm_fence(&hcomm.default_channel);
+}
+OSHM_FN(void, shmem_quiet, (void))
+{
+    oshm_require_init("shmem_quiet");
+    hcomm_quiet(&hcomm.default_channel);
+}

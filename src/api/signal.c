@@ -7,16 +7,18 @@
 #include "api/p2p.h"
 #include "util/log.h"
 #include "util/spin.h"
+#include "util/state.h"
 
 static inline void put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t bytes,
                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi,
                               const char *routine)
 {
-    struct hcomm_channel *ch = oshm_channel(ctx, routine);
+    struct hcomm_channel *ch = oshm_enter(ctx, routine);
     int world = oshm_ctx_pe(ctx, pe, routine);
     enum hcomm_signal_op op = oshm_signal_op(sig_op, routine);
     hcomm_put(ch, dest, source, bytes, world, nbi, routine);
     hcomm_signal(ch, sig_addr, signal, op, world, routine);
+    oshm_leave();
 }
 
 #define DEFINE_PUT_SIGNAL(NAME, T, ELEM)                                                      \
@@ -51,11 +53,13 @@ DEFINE_PUT_SIGNAL(putmem, void, 1)
 
 OSHM_FN(uint64_t, shmem_signal_fetch, (const uint64_t *sig_addr))
 {
+    oshm_require_init("shmem_signal_fetch");
     oshm_progress(); /* a caller may poll with it */
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
 
 OSHM_FN(uint64_t, shmem_signal_wait_until, (uint64_t *sig_addr, int cmp, uint64_t cmp_value))
 {
+    oshm_require_init("shmem_signal_wait_until");
     return oshm_wait_u64(sig_addr, cmp, cmp_value, "shmem_signal_wait_until");
 }

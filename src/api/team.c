@@ -79,6 +79,7 @@ OSHM_FN(int, shmem_team_split_2d,
 
 OSHM_FN(void, shmem_team_destroy, (shmem_team_t team))
 {
+    oshm_require_init("shmem_team_destroy");
     if (team == SHMEM_TEAM_INVALID || team->predefined)
         return;
     shmem_quiet();
@@ -88,16 +89,19 @@ OSHM_FN(void, shmem_team_destroy, (shmem_team_t team))
 
 OSHM_FN(int, shmem_team_my_pe, (shmem_team_t team))
 {
+    oshm_require_init("shmem_team_my_pe");
     return team == SHMEM_TEAM_INVALID ? -1 : team->set.my_index;
 }
 
 OSHM_FN(int, shmem_team_n_pes, (shmem_team_t team))
 {
+    oshm_require_init("shmem_team_n_pes");
     return team == SHMEM_TEAM_INVALID ? -1 : team->set.size;
 }
 
 OSHM_FN(int, shmem_team_get_config, (shmem_team_t team, long config_mask, shmem_team_config_t *config))
 {
+    oshm_require_init("shmem_team_get_config");
     if (team == SHMEM_TEAM_INVALID || !config)
         return -1;
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
@@ -107,6 +111,7 @@ OSHM_FN(int, shmem_team_get_config, (shmem_team_t team, long config_mask, shmem_
 
 OSHM_FN(int, shmem_team_translate_pe, (shmem_team_t src_team, int src_pe, shmem_team_t dest_team))
 {
+    oshm_require_init("shmem_team_translate_pe");
     int world = oshm_team_world_pe(src_team, src_pe);
     if (world < 0 || dest_team == SHMEM_TEAM_INVALID)
         return -1;
@@ -122,6 +127,7 @@ OSHM_FN(int, shmem_team_translate_pe, (shmem_team_t src_team, int src_pe, shmem_
 
 OSHM_FN(void *, shmem_team_ptr, (shmem_team_t team, const void *dest, int pe))
 {
+    oshm_require_init("shmem_team_ptr");
     int world = oshm_team_world_pe(team, pe);
     return world < 0 ? NULL : shmem_ptr(dest, world);
 }

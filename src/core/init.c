@@ -7,6 +7,7 @@
 #include "api/ctx.h"
 #include "boot/boot.h"
 #include "core/backends.h"
+#include "core/fault.h"
 #include "device/device.h"
 #include "hcomm/hcomm.h"
 #include "heap/heap.h"
@@ -41,7 +42,7 @@ static int setup(int thread_level)
     }
     /* The library's own words are backed from the start, so that the
      * backends register them with the rest at start-up. */
-    if (oshm_heap_init(oshm_env.symmetric_size + OSHM_INTERNAL_HEAP_SIZE) != 0 ||
+    if (oshm_heap_init(oshm_env.symmetric_size) != 0 ||
         oshm_heap_commit(&oshm_heap, OSHM_INTERNAL_HEAP_SIZE) != 0 ||
         oshm_symdata_init() != 0 || ipc_init() != 0)
         return -1;
@@ -88,6 +89,8 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
     }
     oshm_state.thread_level = requested;
     oshm_state.initialized = true;
+    oshm_state.running = true;
+    oshm_fault_init();
     if (provided)
         *provided = requested;
     atexit(finalize_at_exit);
@@ -130,6 +133,8 @@ OSHM_FN(void, shmem_finalize, (void))
     shmem_quiet();
     oshm_sync_world();
     oshm_state.finalized = true;
+    oshm_state.running = false;
+    oshm_fault_fini();
     /* No PE touches another's memory after the barrier: unmap, then leave. */
     hcomm_fini();
     ipc_fini();

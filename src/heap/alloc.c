@@ -9,6 +9,8 @@ static size_t round_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
 int heap_alloc_init(struct heap_alloc *a, size_t capacity)
 {
     a->capacity = capacity;
+    a->phase = 0;
+    a->max_align = ~(SIZE_MAX >> 1);
     a->count = 1;
     a->max = 64;
     a->blocks = malloc(sizeof *a->blocks * a->max);
@@ -16,6 +18,12 @@ int heap_alloc_init(struct heap_alloc *a, size_t capacity)
         return -1;
     a->blocks[0] = (struct heap_block){.off = 0, .size = capacity, .used = false};
     return 0;
+}
+
+void heap_alloc_place(struct heap_alloc *a, size_t phase, size_t max_align)
+{
+    a->max_align = max_align;
+    a->phase = phase & (max_align - 1);
 }
 
 void heap_alloc_fini(struct heap_alloc *a)
@@ -79,7 +87,8 @@ static void coalesce(struct heap_alloc *a, size_t i)
 
 int heap_alloc_get(struct heap_alloc *a, size_t size, size_t align, size_t *off)
 {
-    if (size == 0 || (align & (align - 1)) || size > a->capacity || ensure_room(a) != 0)
+    if (size == 0 || (align & (align - 1)) || align > a->max_align || size > a->capacity ||
+        ensure_room(a) != 0)
         return -1;
     if (align < HEAP_MIN_ALIGN)
         align = HEAP_MIN_ALIGN;
@@ -88,7 +97,10 @@ int heap_alloc_get(struct heap_alloc *a, size_t size, size_t align, size_t *off)
         struct heap_block b = a->blocks[i];
         if (b.used || b.size < size)
             continue;
-        size_t start = round_up(b.off, align);
+        /* Offsets are aligned as their addresses: phase mod align is the
+         * same on every PE for any align up to max_align. */
+        size_t phase = a->phase & (align - 1);
+        size_t start = round_up(b.off + phase, align) - phase;
         if (start < b.off || start - b.off > b.size - size)
             continue;
         size_t end = start + size, b_end = b.off + b.size;

@@ -25,15 +25,26 @@ struct heap_block {
 
 struct heap_alloc {
     size_t capacity;
+    /* Where offset 0 lies: its address is PHASE modulo MAX_ALIGN on every
+     * PE, so an address alignment up to MAX_ALIGN is the same offset
+     * everywhere; above it the PEs' addresses agree on nothing and such an
+     * alignment is refused. */
+    size_t phase;
+    size_t max_align;
     size_t count;    /* blocks, sorted by offset, covering [0, capacity) */
     size_t max;
     struct heap_block *blocks;
 };
 
+/* Offset alignment only (phase 0, any alignment) until heap_alloc_place. */
 int heap_alloc_init(struct heap_alloc *a, size_t capacity);
+/* Offset 0 lies at an address that is PHASE modulo MAX_ALIGN (a power of
+ * two): alignments are then of addresses, and refused above MAX_ALIGN. */
+void heap_alloc_place(struct heap_alloc *a, size_t phase, size_t max_align);
 void heap_alloc_fini(struct heap_alloc *a);
 
-/* Finds SIZE bytes aligned to ALIGN (a power of two). 0 and *off, or -1. */
+/* Finds SIZE bytes whose address is aligned to ALIGN (a power of two, at
+ * most max_align). 0 and *off, or -1. */
 int heap_alloc_get(struct heap_alloc *a, size_t size, size_t align, size_t *off);
 /* Returns the block at OFF. -1 if OFF is not the start of a used block. */
 int heap_alloc_put(struct heap_alloc *a, size_t off);

@@ -21,18 +21,37 @@ static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
-int oshm_heap_init_kind(struct oshm_heap *h, size_t capacity, enum vmm_kind kind,
-                        const char *name)
+/* The largest power of two that is at most V (V > 0). */
+static size_t floor_pow2(size_t v)
 {
-    capacity = round_up(capacity, HEAP_COMMIT_CHUNK);
+    size_t p = 1;
+    while (p <= v / 2)
+        p *= 2;
+    return p;
+}
+
+int oshm_heap_reserve(struct oshm_heap *h, size_t lead, size_t size, enum vmm_kind kind,
+                      const char *name)
+{
+    lead = round_up(lead, HEAP_COMMIT_CHUNK);
+    size = round_up(size, HEAP_COMMIT_CHUNK);
+    size_t capacity = lead + size;
     h->capacity = capacity;
     h->committed = 0;
-    /* Aligned like a huge page, so the kernel may back it with huge pages. */
-    h->base = vmm_reserve(capacity, HEAP_COMMIT_CHUNK);
+    /* At least like a huge page, so the kernel may back it with huge pages.
+     * The alignment costs address space only (twice the heap, for a
+     * moment); should even that be short, a smaller one does. */
+    size_t align = size > HEAP_COMMIT_CHUNK ? floor_pow2(size) : HEAP_COMMIT_CHUNK;
+    while (!(h->base = vmm_reserve_phase(capacity, align, lead)) && align > HEAP_COMMIT_CHUNK)
+        align /= 2;
     if (!h->base) {
         oshm_warn("cannot reserve %zu bytes of address space for %s: %m", capacity, name);
         return -1;
     }
+    h->align = align;
+    if (align < floor_pow2(size))
+        oshm_debug("%s: aligned to %zu bytes only (short of address space): larger "
+                   "alignments are refused", name, align);
     if (vmm_create_kind(&h->mem, 0, kind, name) != 0 ||
         vmm_map(h->base, capacity, &h->mem, 0, VMM_ACCESS_RW) != 0) {
         oshm_warn("cannot create %s: %m", name);
@@ -41,6 +60,7 @@ int oshm_heap_init_kind(struct oshm_heap *h, size_t capacity, enum vmm_kind kind
     h->alloc = calloc(1, sizeof *h->alloc);
     if (!h->alloc || heap_alloc_init(h->alloc, capacity) != 0)
         return -1;
+    heap_alloc_place(h->alloc, (uintptr_t)h->base, h->align);
     return 0;
 }
 
@@ -54,7 +74,7 @@ void oshm_heap_fini_kind(struct oshm_heap *h)
     free(h->alloc);
     h->alloc = NULL;
     h->base = NULL;
-    h->capacity = h->committed = 0;
+    h->capacity = h->committed = h->align = 0;
 }
 
 /* Backs [0, end) with memory. Each growth at least doubles the backed part:

@@ -19,6 +19,7 @@ struct heap_alloc;
 struct oshm_heap {
     char *base;
     size_t capacity;     /* bytes reserved */
+    size_t align;        /* every address alignment up to this is available */
     size_t committed;    /* bytes backed by the handle */
     struct vmm_handle mem;
     struct heap_alloc *alloc;
@@ -31,13 +32,26 @@ extern struct oshm_heap oshm_device_heap; /* device memory (src/device) */
  * words), on top of SHMEM_SYMMETRIC_SIZE. */
 #define OSHM_INTERNAL_HEAP_SIZE ((size_t)1 << 20)
 
-/* Reserves CAPACITY bytes; KIND is the kind of physical memory behind it. */
-int oshm_heap_init_kind(struct oshm_heap *h, size_t capacity, enum vmm_kind kind,
-                        const char *name);
-void oshm_heap_fini_kind(struct oshm_heap *h);
-static inline int oshm_heap_init(size_t capacity)
+/* Reserves LEAD + SIZE bytes (each rounded up to 2 MiB); KIND is the kind
+ * of physical memory behind them. The program's shmem_align may ask for any
+ * power of two up to the heap's size, and the PEs must agree on the offset
+ * of the answer: the range is placed so that the address LEAD bytes in (the
+ * library's own part comes first) is aligned to the largest power of two
+ * that fits in SIZE, the same on every PE. */
+int oshm_heap_reserve(struct oshm_heap *h, size_t lead, size_t size, enum vmm_kind kind,
+                      const char *name);
+static inline int oshm_heap_init_kind(struct oshm_heap *h, size_t capacity, enum vmm_kind kind,
+                                      const char *name)
 {
-    return oshm_heap_init_kind(&oshm_heap, capacity, VMM_KIND_HOST, "shmem-heap");
+    return oshm_heap_reserve(h, 0, capacity, kind, name);
+}
+void oshm_heap_fini_kind(struct oshm_heap *h);
+/* The host heap: SIZE bytes for the program (SHMEM_SYMMETRIC_SIZE) after
+ * the library's own. */
+static inline int oshm_heap_init(size_t size)
+{
+    return oshm_heap_reserve(&oshm_heap, OSHM_INTERNAL_HEAP_SIZE, size, VMM_KIND_HOST,
+                             "shmem-heap");
 }
 static inline void oshm_heap_fini(void) { oshm_heap_fini_kind(&oshm_heap); }
 

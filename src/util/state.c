@@ -4,9 +4,13 @@
 
 struct oshm_state oshm_state;
 
-void oshm_require_init(const char *routine)
+void oshm_not_running(const char *routine)
 {
-    if (!oshm_state.initialized || oshm_state.finalized)
-        oshm_fatal("%s called %s", routine,
-                   oshm_state.finalized ? "after shmem_finalize" : "before shmem_init");
+    /* Without the library's state there is nothing the routine could do
+     * but crash later, far from the cause (a freed table after finalize, a
+     * PE count of 0 before init). */
+    if (oshm_state.finalized)
+        oshm_fatal("%s: the OpenSHMEM library is finalized: no routine may be called after "
+                   "shmem_finalize", routine);
+    oshm_fatal("%s: the OpenSHMEM library is not initialized: call shmem_init first", routine);
 }

@@ -10,12 +10,23 @@
 struct oshm_state {
     bool initialized;
     bool finalized;
+    /* initialized && !finalized: the one word every entry point tests, so
+     * that the check is a load and a branch predicted taken. */
+    bool running;
     int thread_level;
 };
 
 extern struct oshm_state oshm_state;
 
+/* Says that ROUTINE was called before shmem_init or after shmem_finalize,
+ * and ends this PE. */
+_Noreturn void oshm_not_running(const char *routine);
+
 /* Stops with a clear error when ROUTINE is called outside init..finalize. */
-void oshm_require_init(const char *routine);
+static inline void oshm_require_init(const char *routine)
+{
+    if (__builtin_expect(!oshm_state.running, 0))
+        oshm_not_running(routine);
+}
 
 #endif

@@ -23,21 +23,27 @@ size_t vmm_page_size(void)
     return page;
 }
 
-void *vmm_reserve(size_t size, size_t align)
+void *vmm_reserve(size_t size, size_t align) { return vmm_reserve_phase(size, align, 0); }
+
+void *vmm_reserve_phase(size_t size, size_t align, size_t phase)
 {
     size_t page = vmm_page_size();
     if (align < page)
         align = page;
-    if (size == 0 || (align & (align - 1)) || size > SIZE_MAX - align) {
+    if (size == 0 || (align & (align - 1)) || (phase & (page - 1)) || size > SIZE_MAX - align) {
         errno = EINVAL;
         return NULL;
     }
-    /* Over-reserve, then trim to the aligned part. */
+    phase &= align - 1;
+    /* Over-reserve, then trim to the part that is placed right: the first
+     * start at or after RAW whose PHASE-th byte is aligned lies less than
+     * ALIGN bytes in. */
     size_t span = size + align - page;
     char *raw = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (raw == MAP_FAILED)
         return NULL;
-    char *start = (char *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
+    uintptr_t mask = (uintptr_t)align - 1;
+    char *start = (char *)((((uintptr_t)raw + phase + mask) & ~mask) - phase);
     if (start > raw)
         munmap(raw, (size_t)(start - raw));
     char *end = start + size, *raw_end = raw + span;

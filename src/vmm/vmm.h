@@ -36,6 +36,10 @@ size_t vmm_page_size(void);
 /* Reserves SIZE bytes of address space aligned to ALIGN (a power of two, at
  * least a page). Returns NULL on failure. */
 void *vmm_reserve(size_t size, size_t align);
+/* The same, placed so that the address PHASE bytes into the range (a
+ * multiple of the page size) is aligned to ALIGN: a heap whose first part is
+ * the library's own aligns the part after it. */
+void *vmm_reserve_phase(size_t size, size_t align, size_t phase);
 /* Gives a reserved range (mapped or not) back. */
 int vmm_release(void *va, size_t size);
 

@@ -1,0 +1,3 @@
+#include "util/routine.h"
+
+_Thread_local const char *oshm_routine;

@@ -8,28 +8,35 @@
 #include "util/env.h"
 #include "util/state.h"
 
-/* Outside init..finalize there is no PE number to give: OpenSHMEM 1.5
- * states none (1.6 adds shmem_query_initialized for asking), and a -1 used
- * as a PE or an index fails later and obscurely. Like every other routine,
- * these say so and end the PE (Sandia OpenSHMEM does the same). */
+/* Before shmem_init there is no PE number to give: OpenSHMEM 1.5 states
+ * none, and a -1 used as a PE or an index fails later and obscurely, so
+ * these say so and end the PE like every other routine. After
+ * shmem_finalize they still answer: programs print their PE number on the
+ * way out, and Sandia OpenSHMEM and Open MPI's OSHMEM both keep answering. */
+static inline void require_started(const char *routine)
+{
+    if (__builtin_expect(!oshm_state.initialized, 0))
+        oshm_not_running(routine);
+}
+
 OSHM_FN(int, shmem_my_pe, (void))
 {
-    oshm_require_init("shmem_my_pe");
+    require_started("shmem_my_pe");
     return hcomm.my_pe;
 }
 OSHM_FN(int, shmem_n_pes, (void))
 {
-    oshm_require_init("shmem_n_pes");
+    require_started("shmem_n_pes");
     return hcomm.n_pes;
 }
 OSHM_FN(int, _my_pe, (void))
 {
-    oshm_require_init("_my_pe");
+    require_started("_my_pe");
     return hcomm.my_pe;
 }
 OSHM_FN(int, _num_pes, (void))
 {
-    oshm_require_init("_num_pes");
+    require_started("_num_pes");
     return hcomm.n_pes;
 }
 

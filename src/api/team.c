@@ -31,8 +31,8 @@ OSHM_FN(int, shmem_team_split_strided,
         oshm_barrier_sync(parent);
         return -1;
     }
-    int slot = oshm_team_agree_slot(parent, -1);
-    if (slot < 0) {
+    int slot;
+    if (oshm_team_agree_slots(parent_team, 1, &slot) != 0) {
         if (parent->my_index == 0)
             oshm_warn("shmem_team_split_strided: more than %d teams at once", OSHM_TEAM_SLOTS);
         return -1;
@@ -56,10 +56,8 @@ OSHM_FN(int, shmem_team_split_2d,
     int n = parent->size, me = parent->my_index;
     if (xrange > n)
         xrange = n;
-    int xslot = oshm_team_agree_slot(parent, -1), yslot = -1;
-    if (xslot >= 0)
-        yslot = oshm_team_agree_slot(parent, xslot); /* the two must differ */
-    if (xslot < 0 || yslot < 0) {
+    int slot[2]; /* row, column */
+    if (oshm_team_agree_slots(parent_team, 2, slot) != 0) {
         if (me == 0)
             oshm_warn("shmem_team_split_2d: more than %d teams at once", OSHM_TEAM_SLOTS);
         return -1;
@@ -69,10 +67,10 @@ OSHM_FN(int, shmem_team_split_2d,
     int row_size = n - row_start < xrange ? n - row_start : xrange;
     int col_start = me % xrange;
     int col_size = (n - col_start + xrange - 1) / xrange;
-    *xaxis_team = oshm_team_new(oshm_set_pe(parent, row_start), parent->stride, row_size, xslot,
+    *xaxis_team = oshm_team_new(oshm_set_pe(parent, row_start), parent->stride, row_size, slot[0],
                                 xaxis_config, xaxis_mask);
     *yaxis_team = oshm_team_new(oshm_set_pe(parent, col_start), parent->stride * xrange,
-                                col_size, yslot, yaxis_config, yaxis_mask);
+                                col_size, slot[1], yaxis_config, yaxis_mask);
     oshm_barrier_sync(parent);
     return 0;
 }

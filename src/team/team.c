@@ -12,7 +12,6 @@ struct shmem_team_impl shmem_team_world_impl;
 struct shmem_team_impl shmem_team_shared_impl;
 
 static struct oshm_sync_words *pool;  /* OSHM_TEAM_SLOTS, symmetric */
-static uint64_t slots_used;           /* this PE's view */
 struct oshm_pe_set oshm_device_world;
 
 int oshm_teams_init(void)
@@ -56,7 +55,7 @@ int oshm_teams_init(void)
      * never meets the host's (src/device). */
     oshm_device_world = shmem_team_world_impl.set;
     oshm_device_world.sync = (int64_t *)&pool[2];
-    slots_used = 7; /* slots 0, 1 and 2 */
+    oshm_team_slots_init(7); /* slots 0, 1 and 2 */
     oshm_oversubscribed = hcomm.oversubscribed;
     return 0;
 }
@@ -79,25 +78,6 @@ int oshm_team_world_pe(shmem_team_t team, int index)
 
 void oshm_sync_world(void) { oshm_barrier_sync(&shmem_team_world_impl.set); }
 
-int oshm_team_agree_slot(const struct oshm_pe_set *parent, int also_taken)
-{
-    struct hcomm_channel *ch = &hcomm.default_channel;
-    uint64_t used = slots_used | (also_taken >= 0 ? 1ull << also_taken : 0);
-    int64_t *vote = &parent->sync[OSHM_SYNC_VOTE_WORD];
-    *vote = (int64_t)~used;
-    oshm_barrier_sync(parent);
-    uint64_t free_everywhere = ~used;
-    for (int i = 0; i < parent->size; i++) {
-        int64_t theirs;
-        hcomm_get(ch, &theirs, vote, sizeof theirs, oshm_set_pe(parent, i), false, "team split");
-        free_everywhere &= (uint64_t)theirs;
-    }
-    /* Nobody overwrites its vote before everybody has read it. */
-    oshm_barrier_sync(parent);
-    *vote = 0;
-    return free_everywhere ? __builtin_ctzll(free_everywhere) : -1;
-}
-
 shmem_team_t oshm_team_new(int start, int stride, int size, int slot,
                            const shmem_team_config_t *config, long config_mask)
 {
@@ -105,8 +85,13 @@ shmem_team_t oshm_team_new(int start, int stride, int size, int slot,
     for (int i = 0; i < size; i++)
         if (start + i * stride == me)
             index = i;
-    if (index < 0)
+    if (index < 0) {
+        /* This PE never uses the team's words, so the slot is free here
+         * again: a later vote over a parent that holds any member of the
+         * team still finds it taken there. */
+        oshm_team_slot_release(slot);
         return SHMEM_TEAM_INVALID;
+    }
     struct shmem_team_impl *t = calloc(1, sizeof *t);
     if (!t)
         oshm_fatal("out of memory creating a team");
@@ -115,12 +100,11 @@ shmem_team_t oshm_team_new(int start, int stride, int size, int slot,
     t->slot = slot;
     if (config && (config_mask & SHMEM_TEAM_NUM_CONTEXTS))
         t->config.num_contexts = config->num_contexts;
-    slots_used |= 1ull << slot;
     return t;
 }
 
 void oshm_team_free(shmem_team_t team)
 {
-    slots_used &= ~(1ull << team->slot);
+    oshm_team_slot_release(team->slot);
     free(team);
 }

@@ -43,6 +43,14 @@ expect "shmem_global_exit(0) is a clean end" 0 "" 5 \
     -- "$OSHRUN" -np 2 "$FAULTS" global_exit 1 0
 expect "leaving without shmem_finalize ends the job" 1 "PE 1 \(pid [0-9]+\) exited without shmem_finalize" 5 \
     -- "$OSHRUN" -np 3 "$FAULTS" quit 1
+expect "a PE that exits 0 before shmem_init ends the job" 1 \
+    "PE 2 \(pid [0-9]+\) exited with status 0 without calling shmem_init" 5 \
+    -- "$OSHRUN" -np 4 "$FAULTS" exit_before_init 2
+expect "a PE whose finalize at exit meets a barrier ends the job" 1 \
+    "PE 1 \(pid [0-9]+\) completed shmem_finalize \(at exit: the program did not call it\) and exited, but PEs 0, 2 did not" 15 \
+    -- "$OSHRUN" -np 3 "$FAULTS" exit_without_finalize 1
+expect "every PE leaving without shmem_finalize is a clean end" 0 "" 5 \
+    -- "$OSHRUN" -np 4 "$FAULTS" all_exit_without_finalize
 expect "invalid PE is a clear error" nonzero "shmem_long_p: PE 2 does not exist \(the job has PEs 0 to 1\)" 5 \
     -- "$OSHRUN" -np 2 "$FAULTS" bad_pe
 expect "non-symmetric address is a clear error" nonzero "shmem_long_put: address 0x[0-9a-f]+ .* is not symmetric" 5 \

@@ -68,6 +68,29 @@ else
     failures=$((failures + 1)); echo "FAIL stranger across the link: status $rc"; sed 's/^/     /' "$err"
 fi
 
+# The bootstrap listens on the address that reaches the other host, not on
+# every interface.
+hold=$(mktemp -u)
+timeout 60 ip netns exec "$a" "$OSHRUN" --host "localhost:1,$b:1" --launch-agent "ip netns exec" \
+    "$FAULTS" hold "$hold" >"$out" 2>"$err" &
+job=$!
+listening=""
+for _ in $(seq 200); do
+    listening=$(ip netns exec "$a" ss -ltnpH | grep '"oshrun"' | awk '{print $4}')
+    [ -n "$listening" ] && break
+    sleep 0.05
+done
+touch "$hold"
+wait $job
+rc=$?
+rm -f "$hold"
+if [ $rc -eq 0 ] && [ "$listening" = "${listening#*$'\n'}" ] && [[ $listening == 10.231.0.1:* ]]; then
+    echo "ok   the bootstrap listens on $listening only"
+else
+    failures=$((failures + 1))
+    echo "FAIL bootstrap listener: status $rc, listening on '${listening:-nothing found}'"; sed 's/^/     /' "$err"
+fi
+
 # Open MPI's launcher starts its daemon through an agent that takes one
 # command string, as ssh does.
 if [ -n "$MPIRUN" ]; then

@@ -17,6 +17,7 @@
 #include "boot/boot_wire.h"
 #include "boot/kvstore.h"
 #include "util/spin.h"
+#include "util/state.h"
 
 static int launcher_fd = -1;
 static char *pending;      /* this PE's puts since the last fence, serialized */
@@ -120,7 +121,8 @@ static void launcher_finalize(void)
 {
     if (launcher_fd < 0)
         return;
-    send_msg(BOOT_WIRE_FINALIZE, NULL, 0);
+    uint32_t flags = oshm_state.finalize_at_exit ? BOOT_WIRE_FINALIZE_AT_EXIT : 0;
+    send_msg(BOOT_WIRE_FINALIZE, &flags, sizeof flags);
     close(launcher_fd);
     launcher_fd = -1;
     oshm_kv_clear(&store);

@@ -8,7 +8,11 @@
  *   PE -> launcher  ALLGATHER  payload: this PE's contribution
  *   launcher -> PE  ALLGATHER  payload: for each rank, u64 length + bytes
  *   PE -> launcher  ABORT      payload: i32 status + message text
- *   PE -> launcher  FINALIZE   no payload: the PE finished cleanly
+ *   PE -> launcher  FINALIZE   payload: u32 flags; the PE finished cleanly
+ *
+ * A connection is a member of the job once its HELLO carried the secret;
+ * the launcher reads every connection without blocking and drops one that
+ * has not proved membership within BOOT_WIRE_HELLO_DEADLINE_MS.
  */
 #ifndef OSHM_BOOT_BOOT_WIRE_H
 #define OSHM_BOOT_BOOT_WIRE_H
@@ -31,7 +35,13 @@ struct boot_wire_hdr {
     uint64_t len;
 };
 
+/* FINALIZE flags */
+#define BOOT_WIRE_FINALIZE_AT_EXIT 1u /* the library finalized at exit, not the program */
+
 #define BOOT_WIRE_SECRET_LEN 32      /* hex characters */
+/* A PE sends its HELLO as soon as it is connected; the margin is for a PE
+ * descheduled in between on a node with many more PEs than cores. */
+#define BOOT_WIRE_HELLO_DEADLINE_MS 5000
 #define BOOT_WIRE_MAX_PAYLOAD (64u << 20)
 
 #define OSHRUN_ENV_ADDR "OSHRUN_ADDR"

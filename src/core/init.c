@@ -14,15 +14,19 @@
 #include "ipc/ipc.h"
 #include "team/team.h"
 #include "util/env.h"
+#include "util/fdlimit.h"
 #include "util/log.h"
 #include "util/state.h"
 
 static void finalize_at_exit(void)
 {
     /* A program that returns from main without shmem_finalize still leaves
-     * the job in order. */
-    if (oshm_state.initialized && !oshm_state.finalized)
+     * the job in order. oshrun is told it happened here: should this
+     * finalize meet another collective of the other PEs, it says why. */
+    if (oshm_state.initialized && !oshm_state.finalized) {
+        oshm_state.finalize_at_exit = true;
         shmem_finalize();
+    }
 }
 
 static int setup(int thread_level)
@@ -31,6 +35,9 @@ static int setup(int thread_level)
      * through it once it is connected. */
     oshm_log_set_abort(oshm_boot_abort);
     oshm_env_read();
+    /* One descriptor per segment of every same-node peer: a job of a few
+     * hundred PEs outgrows the usual soft limit (transport/shm checks). */
+    oshm_fd_limit_raise(NULL);
     if (oshm_boot_init() != 0)
         return -1;
     oshm_log_set_pe(oshm_boot.rank);

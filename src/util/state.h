@@ -13,6 +13,10 @@ struct oshm_state {
     /* initialized && !finalized: the one word every entry point tests, so
      * that the check is a load and a branch predicted taken. */
     bool running;
+    /* shmem_finalize was called by the library at exit: the program
+     * returned or called exit() without calling it (the launcher says so
+     * when that finalize did not meet the other PEs'). */
+    bool finalize_at_exit;
     int thread_level;
 };
 

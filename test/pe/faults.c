@@ -26,6 +26,14 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "";
     int victim = argc > 2 ? atoi(argv[2]) : 1;
     int code = argc > 3 ? atoi(argv[3]) : 0;
+    if (!strcmp(mode, "exit_before_init")) {
+        /* PE VICTIM leaves before shmem_init, with status 0; the others
+         * start and wait for it. Only the launcher's variable can say which
+         * PE this is before shmem_init. */
+        const char *rank = getenv("OSHRUN_RANK");
+        if (rank && atoi(rank) == victim)
+            return 0;
+    }
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
 
@@ -46,6 +54,36 @@ int main(int argc, char **argv)
         if (me == victim)
             _exit(0);
         shmem_barrier_all();
+    } else if (!strcmp(mode, "exit_before_init")) {
+        shmem_barrier_all();
+    } else if (!strcmp(mode, "exit_without_finalize")) {
+        /* Leaves through exit() while the others wait in a barrier: the
+         * library's finalize at exit meets their barrier, and they then
+         * wait for it in shmem_finalize. */
+        if (me == victim)
+            exit(0);
+        shmem_barrier_all();
+    } else if (!strcmp(mode, "all_exit_without_finalize")) {
+        /* Every PE leaves through exit(): the library finalizes them all
+         * at exit, together (programs written for start_pes do this). */
+        shmem_barrier_all();
+        exit(0);
+    } else if (!strcmp(mode, "hello")) {
+        shmem_barrier_all();
+        if (me == 0)
+            printf("hello from %d PEs\n", n);
+    } else if (!strcmp(mode, "hold")) {
+        /* Runs until the file argv[2] exists (60 s at most), then checks
+         * that a put reaches every PE: a job for strangers to attack. */
+        shmem_barrier_all();
+        for (int i = 0; me == 0 && i < 6000 && access(argv[2], F_OK) != 0; i++)
+            usleep(10000);
+        shmem_barrier_all();
+        shmem_long_p(&target, me + 1, (me + 1) % n);
+        shmem_barrier_all();
+        CHECK(target == (me + n - 1) % n + 1, "got %ld from the previous PE", target);
+        if (me == 0)
+            printf("hold ok\n");
     } else if (!strcmp(mode, "bad_pe")) {
         shmem_long_p(&target, 1, n);
     } else if (!strcmp(mode, "bad_addr")) {

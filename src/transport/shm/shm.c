@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "ipc/ipc.h"
+#include "util/fdlimit.h"
+#include "util/log.h"
 
 /* What a peer needs to map this PE's segments. */
 struct shm_card {
@@ -151,8 +153,27 @@ static int shm_open(const struct backend_config *cfg)
     return 0;
 }
 
+/* Every same-node peer's segments stay mapped through a descriptor each:
+ * a limit too low for them would fail an import half-way through start-up
+ * (the kernel drops a passed descriptor the receiver has no room for), so
+ * it is checked before any. */
+static int check_fd_limit(int npeers)
+{
+    long segs = 0, hard = 0;
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
+        segs += shm.seg[s].size != 0;
+    long need = oshm_fd_need(npeers + 1L, segs), have = oshm_fd_limit_raise(&hard);
+    if (have < 0 || have >= need)
+        return 0;
+    oshm_warn("%d PEs on this node: mapping their memory needs about %ld open files, "
+              "but the limit is %ld (ulimit -n; hard limit %ld)", npeers + 1, need, have, hard);
+    return -1;
+}
+
 static int shm_card(const pid_t *pids, int npids, void **blob, size_t *len)
 {
+    if (check_fd_limit(npids) != 0)
+        return -1;
     memset(&shm.published, 0, sizeof shm.published);
     for (int s = 0; s < BACKEND_MAX_SEGS; s++) {
         if (!shm.seg[s].size)

@@ -1,0 +1,207 @@
+/*
+ * The PEs' lives. oshrun ends the job as soon as one PE fails, and also
+ * when one ends in a way that leaves the others waiting for it forever:
+ *   - it exits with status 0 without calling shmem_init while other PEs
+ *     did (they wait for it in the start-up exchange);
+ *   - it exits after shmem_init without shmem_finalize;
+ *   - it completes shmem_finalize and exits while others stay in theirs:
+ *     its finalize met something else than theirs (typically the library's
+ *     implicit finalize at exit of a PE that never called shmem_finalize,
+ *     meeting the others' shmem_barrier_all).
+ * The others get SIGTERM, then SIGKILL a second later.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "oshrun.h"
+
+#define KILL_GRACE_MS 1000
+/* Between the moment the first PE leaves shmem_finalize and the moment the
+ * last one has told oshrun so, there is only each PE's teardown; the margin
+ * is for a node with far more PEs than cores. */
+#define FINALIZE_WAIT_MS 5000
+#define FINALIZE_WAIT_PER_PE_MS 20
+
+struct pe *pes;
+bool ending;
+int exit_status;
+
+static long kill_deadline;
+static long finalize_deadline = -1; /* armed when a finalized PE left */
+static int finalize_first = -1;     /* that PE */
+static int nconnected;
+
+long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000L + t.tv_nsec / 1000000L;
+}
+
+int job_init(void)
+{
+    pes = calloc((size_t)opt.npes, sizeof *pes);
+    if (!pes)
+        return -1;
+    for (int r = 0; r < opt.npes; r++)
+        pes[r].out[0].fd = pes[r].out[1].fd = -1;
+    return 0;
+}
+
+void job_fini(void)
+{
+    free(pes);
+    pes = NULL;
+}
+
+void job_end(int status)
+{
+    if (ending)
+        return;
+    ending = true;
+    exit_status = status;
+    for (int i = 0; i < opt.npes; i++)
+        if (pes[i].running)
+            kill(pes[i].pid, SIGTERM);
+    kill_deadline = now_ms() + KILL_GRACE_MS;
+}
+
+static int rank_of_pid(pid_t pid)
+{
+    for (int i = 0; i < opt.npes; i++)
+        if (pes[i].pid == pid)
+            return i;
+    return -1;
+}
+
+/* A PE that left before shmem_init is fatal once any PE called it: they all
+ * wait for it in the start-up exchange. */
+static void check_left_before_init(void)
+{
+    if (ending || nconnected == 0)
+        return;
+    for (int r = 0; r < opt.npes; r++)
+        if (pes[r].left_before_init) {
+            fprintf(stderr, "oshrun: PE %d (pid %d) exited with status 0 without calling "
+                            "shmem_init, while other PEs did and wait for it; ending the job\n",
+                    r, (int)pes[r].pid);
+            job_end(1);
+            return;
+        }
+}
+
+void job_pe_connected(int rank)
+{
+    pes[rank].connected = true;
+    nconnected++;
+    check_left_before_init();
+}
+
+void job_pe_finalized(int rank, bool at_exit)
+{
+    pes[rank].finalized = true;
+    pes[rank].finalize_at_exit = at_exit;
+}
+
+static void exited_zero(int r)
+{
+    struct pe *p = &pes[r];
+    if (!p->connected) {
+        p->left_before_init = true;
+        check_left_before_init();
+    } else if (!p->finalized) {
+        fprintf(stderr, "oshrun: PE %d (pid %d) exited without shmem_finalize; ending the job\n",
+                r, (int)p->pid);
+        job_end(1);
+    } else if (finalize_deadline < 0) {
+        finalize_first = r;
+        finalize_deadline =
+            now_ms() + FINALIZE_WAIT_MS + (long)FINALIZE_WAIT_PER_PE_MS * opt.npes;
+    }
+}
+
+void job_reap(void)
+{
+    int status;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        int r = rank_of_pid(pid);
+        if (r < 0)
+            continue;
+        pes[r].running = false;
+        /* What it sent before it ended (an abort, a finalize) may still be
+         * queued: it decides how the exit is reported. */
+        server_drain(r);
+        if (ending)
+            continue;
+        if (WIFSIGNALED(status)) {
+            int sig = WTERMSIG(status);
+            fprintf(stderr, "oshrun: PE %d (pid %d) was killed by signal %d (%s); "
+                            "ending the job\n", r, (int)pid, sig, strsignal(sig));
+            job_end(128 + sig);
+        } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+            fprintf(stderr, "oshrun: PE %d (pid %d) exited with status %d; ending the job\n", r,
+                    (int)pid, WEXITSTATUS(status));
+            job_end(WEXITSTATUS(status));
+        } else if (WIFEXITED(status)) {
+            exited_zero(r);
+        }
+    }
+}
+
+/* The PEs still in shmem_finalize long after one left it. */
+static void check_finalize(void)
+{
+    char list[160] = "";
+    size_t len = 0;
+    int stuck = 0;
+    for (int r = 0; r < opt.npes; r++)
+        if (pes[r].running && pes[r].connected && !pes[r].finalized) {
+            if (stuck++ < 8 && len < sizeof list)
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s%d", stuck > 1 ? ", " : "", r);
+        }
+    finalize_deadline = -1;
+    if (!stuck)
+        return;
+    if (stuck > 8 && len < sizeof list)
+        snprintf(list + len, sizeof list - len, " and %d more", stuck - 8);
+    const struct pe *first = &pes[finalize_first];
+    fprintf(stderr, "oshrun: PE %d (pid %d) completed shmem_finalize%s and exited, but PE%s %s "
+                    "did not complete theirs: the PEs did not meet in shmem_finalize; ending "
+                    "the job\n",
+            finalize_first, (int)first->pid,
+            first->finalize_at_exit ? " (at exit: the program did not call it)" : "",
+            stuck > 1 ? "s" : "", list);
+    job_end(1);
+}
+
+int job_tick(void)
+{
+    long now = now_ms();
+    if (ending) {
+        if (now >= kill_deadline) {
+            for (int r = 0; r < opt.npes; r++)
+                if (pes[r].running)
+                    kill(pes[r].pid, SIGKILL);
+            kill_deadline = now + KILL_GRACE_MS; /* and again, not in a busy loop */
+        }
+        return (int)(kill_deadline - now);
+    }
+    if (finalize_deadline >= 0 && now >= finalize_deadline)
+        check_finalize();
+    if (ending)
+        return 0;
+    return finalize_deadline >= 0 ? (int)(finalize_deadline - now) : -1;
+}
+
+bool job_alive(void)
+{
+    for (int r = 0; r < opt.npes; r++)
+        if (pes[r].running || pes[r].out[0].fd >= 0 || pes[r].out[1].fd >= 0)
+            return true;
+    return false;
+}

@@ -1,0 +1,132 @@
+/*
+ * oshrun: the built-in launcher.
+ *
+ *   oshrun -np N [--host H[:SLOTS],...] [-x VAR[=VALUE]]... [--] program [args...]
+ *
+ * Starts N PEs, on this machine or, given hosts, on each host in turn
+ * through a launch agent (ssh by default; "ip netns exec" for network
+ * namespaces). Serves their bootstrap (rank, size, allgather) on a private
+ * abstract unix socket, or on TCP when a PE runs elsewhere, guarded by a
+ * per-job secret; forwards their output line by line, and ends the job as
+ * soon as one PE fails: the others get SIGTERM, then SIGKILL one second
+ * later. Exits with the first failure's status (128+signal for a PE killed
+ * by a signal), or 0.
+ *
+ * One poll loop drives everything: signals arrive through a signalfd, so
+ * they are handled here, never in the middle of an update.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "oshrun.h"
+
+static int min_timeout(int a, int b)
+{
+    if (a < 0)
+        return b;
+    if (b < 0)
+        return a;
+    return a < b ? a : b;
+}
+
+static void handle_signals(int sigfd)
+{
+    struct signalfd_siginfo si;
+    while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+        if (si.ssi_signo == SIGCHLD) {
+            job_reap();
+        } else if (!ending) {
+            fprintf(stderr, "oshrun: received signal %u (%s); ending the job\n", si.ssi_signo,
+                    strsignal((int)si.ssi_signo));
+            job_end(128 + (int)si.ssi_signo);
+        }
+    }
+}
+
+static void run(int sigfd)
+{
+    struct pollfd *pfd = NULL;
+    size_t room = 0;
+    while (job_alive()) {
+        int timeout = min_timeout(job_tick(), server_tick());
+        size_t want = 1 + 2 * (size_t)opt.npes + server_nfds();
+        if (want > room) {
+            struct pollfd *grown = realloc(pfd, want * sizeof *pfd);
+            if (!grown) {
+                fprintf(stderr, "oshrun: out of memory\n");
+                job_end(1);
+                continue;
+            }
+            pfd = grown;
+            room = want;
+        }
+        size_t n = 0;
+        pfd[n++] = (struct pollfd){.fd = sigfd, .events = POLLIN};
+        size_t out_base = n;
+        for (int r = 0; r < opt.npes; r++)
+            for (int k = 0; k < 2; k++)
+                pfd[n++] = (struct pollfd){.fd = pes[r].out[k].fd, .events = POLLIN};
+        size_t server_base = n;
+        n += server_fill(pfd + n);
+
+        int ready = poll(pfd, (nfds_t)n, timeout);
+        if (ready < 0 && errno != EINTR) {
+            perror("oshrun: poll");
+            job_end(1);
+        }
+        if (ready <= 0)
+            continue;
+        if (pfd[0].revents & POLLIN)
+            handle_signals(sigfd);
+        for (int r = 0; r < opt.npes; r++)
+            for (int k = 0; k < 2; k++) {
+                struct pollfd *p = &pfd[out_base + 2 * (size_t)r + (size_t)k];
+                if (p->fd >= 0 && p->fd == pes[r].out[k].fd &&
+                    (p->revents & (POLLIN | POLLHUP | POLLERR)))
+                    output_read(&pes[r].out[k]);
+            }
+        server_handle(pfd + server_base, n - server_base);
+    }
+    free(pfd);
+}
+
+int main(int argc, char **argv)
+{
+    options_parse(argc, argv);
+    limits_check();
+
+    sigset_t mask, oldmask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGCHLD);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGTERM);
+    sigaddset(&mask, SIGHUP);
+    sigprocmask(SIG_BLOCK, &mask, &oldmask);
+    signal(SIGPIPE, SIG_IGN);
+    int sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (sigfd < 0) {
+        perror("oshrun: signalfd");
+        return 1;
+    }
+    char addr[96];
+    int lfd = listen_bootstrap(addr, sizeof addr);
+    if (lfd < 0)
+        return 1;
+    if (job_init() != 0 || server_init(lfd) != 0) {
+        fprintf(stderr, "oshrun: out of memory\n");
+        return 1;
+    }
+    for (int r = 0; r < opt.npes && !ending; r++)
+        spawn(r, addr, &oldmask);
+    run(sigfd);
+
+    server_fini();
+    job_fini();
+    options_free();
+    close(sigfd);
+    return exit_status;
+}

@@ -1,0 +1,136 @@
+/*
+ * oshrun, the built-in launcher: what its parts share.
+ *
+ *   options.c  the command line and the host list
+ *   limits.c   open-file limits, checked before anything starts
+ *   listen.c   the bootstrap socket: abstract unix, or TCP on one address
+ *   server.c   bootstrap connections: accepting, framing, membership
+ *   exchange.c what members say: the start-up exchange, abort, finalize
+ *              (conn.h: a connection, shared by these two)
+ *   spawn.c    starting a PE, here or through a launch agent
+ *   output.c   forwarding the PEs' output line by line
+ *   job.c      the PEs' lives: judging each exit, ending the job
+ *   main.c     the poll loop that drives them all
+ */
+#ifndef OSHRUN_OSHRUN_H
+#define OSHRUN_OSHRUN_H
+
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* ---- options.c ---- */
+
+/* Where PEs run: hosts in order, each with its number of slots. */
+struct host {
+    char *name;
+    int slots;
+    bool local; /* this machine: its PEs are started directly */
+};
+
+struct options {
+    int npes;
+    struct host *hosts;
+    int nhosts;
+    const char *launch_agent;   /* how a PE on another host is started */
+    bool tcp;                   /* the bootstrap is TCP (some host is remote, or asked) */
+    bool any_remote;            /* some host is not this machine */
+    const char *bootstrap_addr; /* --bootstrap-addr: the address remote PEs connect to */
+    char **forward_vars;        /* -x names, passed to remote PEs */
+    int nforward;
+    char **prog;                /* the program and its arguments */
+};
+
+extern struct options opt;
+
+/* Fills opt from the command line; exits with a usage error (2) on a bad one. */
+void options_parse(int argc, char **argv);
+void options_free(void);
+/* The host of RANK, NULL when no hosts were given (this machine). */
+const struct host *host_of(int rank);
+/* How many PEs run on this machine. */
+int local_pe_count(void);
+
+/* ---- limits.c ---- */
+
+/* Raises the open-file limit; exits with a message naming the numbers when
+ * even the hard limit is too low for oshrun or for the local PEs. */
+void limits_check(void);
+
+/* ---- listen.c ---- */
+
+/* Opens the bootstrap socket (non-blocking) and writes the address PEs
+ * connect to into ADDR: "@name" or "tcp:IP:PORT". Returns the socket or -1
+ * after printing why. */
+int listen_bootstrap(char *addr, size_t len);
+
+/* ---- server.c ---- */
+
+/* The job's secret, made from getrandom: PEs prove membership with it. */
+extern char job_secret[];
+int server_init(int listen_fd);
+void server_fini(void);
+/* Appends the descriptors to poll (the socket, every connection) to P,
+ * which has room for server_nfds() more. */
+size_t server_nfds(void);
+size_t server_fill(struct pollfd *p);
+/* Serves what poll found on the descriptors server_fill gave. */
+void server_handle(const struct pollfd *p, size_t n);
+/* Drops connections whose deadline passed; returns ms until the next one
+ * (-1: none). */
+int server_tick(void);
+/* Serves whatever RANK sent before it exited. */
+void server_drain(int rank);
+
+/* ---- output.c ---- */
+
+struct outbuf {
+    int fd;  /* read end of the PE's pipe, -1 at EOF */
+    int to;  /* 1 or 2 */
+    size_t len;
+    char data[8192];
+};
+
+/* Reads what the PE wrote and forwards every whole line. */
+void output_read(struct outbuf *b);
+
+/* ---- job.c ---- */
+
+struct pe {
+    pid_t pid;
+    bool running;
+    bool connected;       /* its HELLO carried the secret: it called shmem_init */
+    bool finalized;       /* it completed shmem_finalize */
+    bool finalize_at_exit; /* ... called by the library at exit, not by the program */
+    bool left_before_init; /* exited with status 0 without connecting */
+    struct outbuf out[2];
+};
+
+extern struct pe *pes;
+extern bool ending;     /* the job is being torn down */
+extern int exit_status; /* oshrun's */
+
+int job_init(void);
+void job_fini(void);
+/* Starts the teardown: every PE still running gets SIGTERM now, SIGKILL
+ * later. The first status given is oshrun's. */
+void job_end(int status);
+/* Reaps every PE that ended and judges how it ended. */
+void job_reap(void);
+/* Events from the bootstrap. */
+void job_pe_connected(int rank);
+void job_pe_finalized(int rank, bool at_exit);
+/* Acts on passed deadlines; returns ms until the next one (-1: none). */
+int job_tick(void);
+/* Some PE still runs or still has output to forward. */
+bool job_alive(void);
+long now_ms(void);
+
+/* ---- spawn.c ---- */
+
+/* Starts RANK with the bootstrap at ADDR; signals as in OLDMASK. */
+void spawn(int rank, const char *addr, const sigset_t *oldmask);
+
+#endif

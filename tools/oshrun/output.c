@@ -1,0 +1,40 @@
+/* The PEs' output, forwarded by whole lines so that no PE's line is cut by
+ * another's. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "boot/boot_wire.h"
+#include "oshrun.h"
+
+static void flush_lines(struct outbuf *b, bool all)
+{
+    size_t start = 0;
+    for (size_t i = 0; i < b->len; i++)
+        if (b->data[i] == '\n') {
+            boot_wire_write_all(b->to, b->data + start, i + 1 - start);
+            start = i + 1;
+        }
+    /* A line longer than the buffer, or the tail at EOF, goes out as is. */
+    if ((all || (start == 0 && b->len == sizeof b->data)) && start < b->len) {
+        boot_wire_write_all(b->to, b->data + start, b->len - start);
+        start = b->len;
+    }
+    memmove(b->data, b->data + start, b->len - start);
+    b->len -= start;
+}
+
+void output_read(struct outbuf *b)
+{
+    ssize_t n = read(b->fd, b->data + b->len, sizeof b->data - b->len);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (n <= 0) {
+        flush_lines(b, true);
+        close(b->fd);
+        b->fd = -1;
+        return;
+    }
+    b->len += (size_t)n;
+    flush_lines(b, false);
+}

@@ -74,6 +74,9 @@ unsigned ucx_target_progress(void)
     return n;
 }
 
+/* Idle polls of the channel's worker per poll of the target worker. */
+#define UCX_WAIT_TARGET_EVERY 4
+
 void ucx_wait(struct backend_chan *ch, void *req, const char *what, int pe)
 {
     if (req == NULL)
@@ -81,11 +84,19 @@ void ucx_wait(struct backend_chan *ch, void *req, const char *what, int pe)
     if (UCS_PTR_IS_ERR(req))
         ucx_failed(what, pe, UCS_PTR_STATUS(req));
     ucs_status_t st;
-    uint32_t spins = 0;
-    /* An operation on this PE itself, over a transport that the target
-     * carries out, needs the target worker too. */
+    uint32_t spins = 0, polls = 0;
+    /* The target worker serves peers' operations, and this PE's own ones
+     * over a transport that the target carries out: a wait progresses it
+     * too, but only every few idle polls, since on tcp each poll of a worker
+     * is a system call and the channel's worker is what this wait waits for
+     * (measured: 8-byte put + quiet over tcp 24.1 -> 22.8 us, medians of 5).
+     * Where PEs outnumber cores every idle poll yields the core, so each
+     * one polls both. */
     while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
-        if (ucp_worker_progress(ch->worker) || ucx_target_progress())
+        unsigned n = ucp_worker_progress(ch->worker);
+        if (!n && (++polls % UCX_WAIT_TARGET_EVERY == 0 || oshm_oversubscribed))
+            n = ucx_target_progress();
+        if (n)
             spins = 0;
         else
             oshm_spin_pause(&spins);

@@ -20,7 +20,9 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/log.h"
 #include "util/spin.h"
@@ -307,6 +309,8 @@ unsigned ucx_progress(void)
  * an operation often comes in several messages (a put, then the flush that
  * asks for its completion), and each sleep costs a wake-up. */
 #define UCX_THREAD_LINGER_NS 20000
+/* The scheduler's slice the thread asks for (the kernel's least is 100 us). */
+#define UCX_THREAD_SLICE_NS 100000
 
 static uint64_t now_ns(void)
 {
@@ -356,9 +360,35 @@ static void sleep_for_message(int *efd)
     nanosleep(&pause, NULL);
 }
 
+/* sched_setattr's argument (linux/sched/types.h, not in every libc). */
+struct sched_attr_v1 {
+    uint32_t size, policy;
+    uint64_t flags;
+    int32_t nice;
+    uint32_t priority;
+    uint64_t runtime, deadline, period;
+};
+
+/* The thread wakes on a core where the program computes. Linux's EEVDF
+ * scheduler (6.6 and later) lets a woken thread run at once only if its
+ * deadline comes first, and with the default 3 ms slice a wake-up can wait
+ * milliseconds behind the computing thread. A short slice (granted without
+ * privilege since Linux 6.12; older kernels ignore the runtime) makes the
+ * thread's deadline early, and it needs no more than that. Measured on
+ * 2 busy cores: fewer wake-ups over 1 ms; some remain over tcp. */
+static void ask_short_slice(void)
+{
+#ifdef SYS_sched_setattr
+    struct sched_attr_v1 a = {.size = sizeof a, .policy = 0 /* SCHED_OTHER */,
+                              .runtime = UCX_THREAD_SLICE_NS};
+    (void)syscall(SYS_sched_setattr, 0, &a, 0);
+#endif
+}
+
 static void *progress_main(void *arg)
 {
     (void)arg;
+    ask_short_slice();
     int efd = -1;
     pthread_mutex_lock(&ucx.target_lock);
     ucs_status_t st = ucp_worker_get_efd(ucx.target, &efd);

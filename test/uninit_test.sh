@@ -11,7 +11,7 @@ failures=0 passes=0
 
 routines="shmem_putmem shmem_int_g shmem_int_atomic_fetch_add shmem_int_sum_reduce
           shmem_int_sum_to_all shmem_barrier_all shmem_malloc shmem_my_pe shmem_n_pes
-          shmem_quiet shmem_int_wait_until"
+          shmem_quiet shmem_int_wait_until shmem_int_test_any"
 for when in before after; do
     for r in $routines; do
         if [ $when = before ]; then

@@ -82,6 +82,7 @@ void oshm_bad_cmp(int cmp, const char *routine)
     static size_t any_##N(T *ivars, size_t nelems, const int *status, int cmp,                \
                           const T *values, T value, bool wait, const char *routine)           \
     {                                                                                         \
+        oshm_require_init(routine);                                                           \
         if (nelems == 0)                                                                      \
             return SIZE_MAX;                                                                  \
         size_t *cursor = oshm_any_cursor(ivars, routine);                                     \

@@ -52,13 +52,17 @@ static inline void oshm_spin_pause(uint32_t *count)
         sched_yield();
 }
 
-/* One step of a wait loop: progress, then a pause unless it did work. */
-static inline void oshm_spin_step(uint32_t *count)
+/* After one poll of a wait loop that did WORK (0: nothing): start the
+ * count again, or pause. */
+static inline void oshm_spin_after(unsigned work, uint32_t *count)
 {
-    if (oshm_progress())
+    if (work)
         *count = 0;
     else
         oshm_spin_pause(count);
 }
+
+/* One step of a wait loop: progress, then a pause unless it did work. */
+static inline void oshm_spin_step(uint32_t *count) { oshm_spin_after(oshm_progress(), count); }
 
 #endif

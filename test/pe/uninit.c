@@ -33,6 +33,8 @@ static void call(const char *routine)
         printf("shmem_n_pes returned %d\n", shmem_n_pes());
     } else if (!strcmp(routine, "shmem_quiet")) {
         shmem_quiet();
+    } else if (!strcmp(routine, "shmem_int_test_any")) {
+        printf("test_any returned %zu\n", shmem_int_test_any(&target, 1, NULL, SHMEM_CMP_EQ, 0));
     } else if (!strcmp(routine, "shmem_int_wait_until")) {
         shmem_int_wait_until(&target, SHMEM_CMP_EQ, 0);
     } else {

@@ -96,12 +96,9 @@ void ucx_wait(struct backend_chan *ch, void *req, const char *what, int pe)
      * one polls both. */
     while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
         unsigned n = ucp_worker_progress(ch->worker);
-        if (!n && (++polls % UCX_WAIT_TARGET_EVERY == 0 || oshm_oversubscribed))
+        if (!n && (++polls % UCX_WAIT_TARGET_EVERY == 0 || ucx.oversubscribed))
             n = ucx_target_progress();
-        if (n)
-            spins = 0;
-        else
-            oshm_spin_pause(&spins);
+        oshm_spin_after(n, &spins);
     }
     ucp_request_free(req);
     if (st != UCS_OK)

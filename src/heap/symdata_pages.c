@@ -28,22 +28,29 @@ struct extent {
     size_t off, len;
 };
 
-/* A short write is continued, not taken for an error. */
-static int write_out(int fd, uintptr_t start, size_t off, size_t len)
+/* Bytes [OFF, OFF + LEN) between memory at BASE + OFF and the file at OFF,
+ * with SYSNO SYS_pwrite64 or SYS_pread64; a short transfer is continued,
+ * not taken for an error. */
+static int transfer_all(long sysno, int fd, char *base, size_t off, size_t len)
 {
     while (len) {
-        ssize_t w = syscall(SYS_pwrite64, fd, (const void *)(start + off), len, (off_t)off);
-        if (w < 0 && errno == EINTR)
+        ssize_t n = syscall(sysno, fd, base + off, len, (off_t)off);
+        if (n < 0 && errno == EINTR)
             continue;
-        if (w <= 0) {
-            if (w == 0)
+        if (n <= 0) {
+            if (n == 0)
                 errno = EIO;
             return -1;
         }
-        off += (size_t)w;
-        len -= (size_t)w;
+        off += (size_t)n;
+        len -= (size_t)n;
     }
     return 0;
+}
+
+static int write_out(int fd, uintptr_t start, size_t off, size_t len)
+{
+    return transfer_all(SYS_pwrite64, fd, (char *)start, off, len);
 }
 
 /* Adds [OFF, OFF + LEN) to the run E, writing E out first when the two do
@@ -99,23 +106,6 @@ int symdata_copy_out(int fd, uintptr_t start, size_t len, size_t file_len)
     return run.len ? write_out(fd, start, run.off, run.len) : 0;
 }
 
-static int read_in(int fd, char *dst, size_t off, size_t len)
-{
-    while (len) {
-        ssize_t r = syscall(SYS_pread64, fd, dst + off, len, (off_t)off);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            if (r == 0)
-                errno = EIO;
-            return -1;
-        }
-        off += (size_t)r;
-        len -= (size_t)r;
-    }
-    return 0;
-}
-
 int symdata_copy_in(void *dst, int fd, size_t len)
 {
     /* The data extents of the memfd (tmpfs knows them page by page). The
@@ -139,7 +129,7 @@ int symdata_copy_in(void *dst, int fd, size_t len)
         }
         if ((size_t)data >= len)
             return 0;
-        if (read_in(fd, dst, (size_t)data, (size_t)(hole - data)) != 0)
+        if (transfer_all(SYS_pread64, fd, dst, (size_t)data, (size_t)(hole - data)) != 0)
             return -1;
         pos = (size_t)hole;
     }

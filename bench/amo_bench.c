@@ -15,14 +15,9 @@ static long fetched[64];
 
 int main(void)
 {
-    shmem_init();
-    int me = shmem_my_pe();
-    if (shmem_n_pes() < 2) {
-        if (me == 0)
-            fprintf(stderr, "amo_bench needs 2 PEs\n");
-        shmem_finalize();
+    if (!bench_init_pair("amo_bench", 0))
         return 1;
-    }
+    int me = shmem_my_pe();
     shmem_barrier_all();
     if (me == 0) {
         unsigned long *u = (unsigned long *)&target;

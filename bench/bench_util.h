@@ -12,6 +12,21 @@
  * has them, so that the same sources build with a 1.4 implementation. */
 #define BENCH_HAVE_1_5 (SHMEM_MAJOR_VERSION * 100 + SHMEM_MINOR_VERSION >= 105)
 
+/* shmem_init, and the number of PEs a two-PE benchmark needs: at least 2,
+ * or exactly 2 when EXACT. False (after shmem_finalize, PE 0 having said
+ * why) when the job has another number. */
+static inline int bench_init_pair(const char *name, int exact)
+{
+    shmem_init();
+    int n = shmem_n_pes();
+    if (exact ? n == 2 : n >= 2)
+        return 1;
+    if (shmem_my_pe() == 0)
+        fprintf(stderr, "%s needs 2 PEs\n", name);
+    shmem_finalize();
+    return 0;
+}
+
 static inline double bench_now_us(void)
 {
     struct timespec t;

@@ -71,14 +71,9 @@ static double bandwidth(enum kind k, char *remote, char *local, size_t size)
 
 int main(int argc, char **argv)
 {
-    shmem_init();
-    int me = shmem_my_pe();
-    if (shmem_n_pes() < 2) {
-        if (me == 0)
-            fprintf(stderr, "rma_bench needs 2 PEs\n");
-        shmem_finalize();
+    if (!bench_init_pair("rma_bench", 0))
         return 1;
-    }
+    int me = shmem_my_pe();
     size_t sizes[BENCH_MAX_SIZES];
     size_t nsizes = bench_sizes(argc > 1 ? argv[1] : NULL, MAX_BYTES, MAX_BYTES, sizes);
     size_t max = bench_max_size(sizes, nsizes);

@@ -168,14 +168,9 @@ static void report(const size_t *sizes, size_t nsizes)
 
 int main(int argc, char **argv)
 {
-    shmem_init();
-    int me = shmem_my_pe();
-    if (shmem_n_pes() != 2) {
-        if (me == 0)
-            fprintf(stderr, "ucx_raw needs 2 PEs\n");
-        shmem_finalize();
+    if (!bench_init_pair("ucx_raw", 1))
         return 1;
-    }
+    int me = shmem_my_pe();
     size_t sizes[BENCH_MAX_SIZES];
     size_t nsizes = bench_sizes(argc > 1 ? argv[1] : NULL, DEFAULT_MAX, LIMIT, sizes);
     size_t max = bench_max_size(sizes, nsizes);

@@ -20,6 +20,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -376,8 +377,14 @@ struct sched_attr_v1 {
 static void ask_short_slice(void)
 {
 #ifdef SYS_sched_setattr
+    /* The call sets the nice value too: keep the one the program runs at
+     * (`nice -n -5 oshrun ...` must not leave this thread behind). */
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, 0);
+    if (errno)
+        nice = 0;
     struct sched_attr_v1 a = {.size = sizeof a, .policy = 0 /* SCHED_OTHER */,
-                              .runtime = UCX_THREAD_SLICE_NS};
+                              .nice = nice, .runtime = UCX_THREAD_SLICE_NS};
     (void)syscall(SYS_sched_setattr, 0, &a, 0);
 #endif
 }

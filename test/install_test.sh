@@ -60,6 +60,12 @@ check "oshcc -c then link" sh -c "'$P/bin/oshcc' $cflags -c -o '$tmp/ring.o' '$t
     '$P/bin/oshcc' $cflags -o '$tmp/ring2' '$tmp/ring.o'"
 check "separately linked program runs" ring_runs "$tmp/ring2" 2
 
+# A copy of the tree in a folder whose name has a space works as well.
+cp -a "$P" "$tmp/with space"
+check "copy in a folder with a space: oshcc builds" \
+    "$tmp/with space/bin/oshcc" $cflags -o "$tmp/ring_space" "$tmp/ring.c"
+check "copy in a folder with a space: program runs" ring_runs "$tmp/ring_space" 2
+
 # ---- oshcc -static: libshmem is inside the program
 check "oshcc -static builds" "$P/bin/oshcc" $cflags -static -o "$tmp/ring_static" "$tmp/ring.c"
 check "-static program needs no libshmem.so" \

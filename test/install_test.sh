@@ -3,9 +3,10 @@
 # programs through every route a user has: oshcc, oshc++ (the generic names as
 # C++ overloads), oshcc -static, pkg-config, CMake's find_package; the
 # wrappers' --showme forms describe the moved tree; man finds the pages.
-#   install_test.sh BUILD_DIR
+#   install_test.sh BUILD_DIR [CMAKE]
 set -u
 build=$1
+cmake=${2:-cmake}
 cflags=${WRAPPER_CFLAGS:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,7 +18,7 @@ check() {  # check NAME COMMAND...
     if "$@" >"$tmp/out" 2>&1; then ok; else bad "$name"; sed 's/^/    /' "$tmp/out" | tail -15; fi
 }
 
-cmake --install "$build" --prefix "$tmp/first" >"$tmp/install.log" 2>&1 ||
+"$cmake" --install "$build" --prefix "$tmp/first" >"$tmp/install.log" 2>&1 ||
     { cat "$tmp/install.log"; echo "cmake --install failed"; exit 1; }
 mv "$tmp/first" "$tmp/moved"
 P=$tmp/moved
@@ -160,9 +161,9 @@ target_link_libraries(ring_static oshm::shmem_static)
 add_executable(generic_cxx $tmp/generic.cpp)
 target_link_libraries(generic_cxx oshm::shmem)
 EOF
-check "find_package(oshm) configures and builds" sh -c "cmake -S '$tmp/cm' -B '$tmp/cm/b' \
+check "find_package(oshm) configures and builds" sh -c "'$cmake' -S '$tmp/cm' -B '$tmp/cm/b' \
     -DCMAKE_PREFIX_PATH='$P' -DCMAKE_C_FLAGS='$cflags' -DCMAKE_CXX_FLAGS='$cflags' \
-    -DCMAKE_EXE_LINKER_FLAGS='$cflags' && cmake --build '$tmp/cm/b'"
+    -DCMAKE_EXE_LINKER_FLAGS='$cflags' && '$cmake' --build '$tmp/cm/b'"
 check "oshm::shmem program, 2 PEs" ring_runs "$tmp/cm/b/ring_shared" 2
 check "oshm::shmem_static program, 3 PEs" ring_runs "$tmp/cm/b/ring_static" 3
 check "oshm::shmem_static has no libshmem.so" \

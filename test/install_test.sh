@@ -185,5 +185,12 @@ check "man finds the pages from PATH alone" \
 check "a page for every family" sh -c "[ \$(grep -c '^@family' '$(dirname "$0")/../man/families.txt') \
     -le \$(grep -L '^\\.so' '$P'/share/man/man3/*.3 | wc -l) ]"
 
+# Every routine that the installed <shmem.h> declares has a page.
+echo '#include <shmem.h>' | cc -E -P -I"$P/include" -x c - | tr '\n' ' ' | sed 's/;/;\n/g' |
+    grep -oE '\b(shmem|shm|_my|_num|start)[a-z0-9_]* ?\(' | tr -d '( ' | sort -u >"$tmp/routines"
+missing=$(while read -r r; do [ -f "$P/share/man/man3/$r.3" ] || echo "$r"; done <"$tmp/routines")
+if [ "$(wc -l <"$tmp/routines")" -gt 1000 ] && [ -z "$missing" ]; then ok
+else bad "routines without a page: $(echo $missing | head -c 300)"; fi
+
 echo "install: $pass passed, $fail failed"
 [ "$fail" = 0 ]

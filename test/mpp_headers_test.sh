@@ -40,10 +40,8 @@ for h in mpp/shmem.h mpp/shmemx.h; do
     [ -f "$tmp/prefix/include/$h" ] || { echo "FAIL: $h not installed"; exit 1; }
 done
 libdir=$(dirname "$(find "$tmp/prefix" -name 'libshmem.so' | head -1)")
-# The installed oshcc names the configured prefix, which need not be this
-# one: this prefix's headers and library are named explicitly.
-"$tmp/prefix/bin/oshcc" $cflags -I"$tmp/prefix/include" -o "$tmp/old_installed" "$tmp/old.c" \
-    -L"$libdir" -Wl,-rpath,"$libdir"
+# The installed oshcc finds its own prefix (which is not the configured one).
+"$tmp/prefix/bin/oshcc" $cflags -o "$tmp/old_installed" "$tmp/old.c"
 run "$tmp/old_installed"
 # And with this prefix's headers alone, nothing of the source tree.
 cc $cflags -I"$tmp/prefix/include" -o "$tmp/old_plain" "$tmp/old.c" -L"$libdir" \

@@ -244,21 +244,19 @@ SHMEM_AMO_BITWISE_TABLE(SHMEM_DECL_AMO_BIT_)
     T shmem_##N##_fadd(T *dest, T value, int pe);                                           \
     void shmem_##N##_add(T *dest, T value, int pe);                                         \
     T shmem_##N##_cswap(T *dest, T cond, T value, int pe);
-SHMEM_DECL_AMO_DEPR_(int, int)
-SHMEM_DECL_AMO_DEPR_(long, long)
-SHMEM_DECL_AMO_DEPR_(long long, longlong)
+SHMEM_AMO_DEPRECATED_TABLE(SHMEM_DECL_AMO_DEPR_)
 #undef SHMEM_DECL_AMO_DEPR_
 #define SHMEM_DECL_AMO_DEPR_EXT_(T, N)                                                      \
     T shmem_##N##_fetch(const T *source, int pe);                                           \
     void shmem_##N##_set(T *dest, T value, int pe);                                         \
     T shmem_##N##_swap(T *dest, T value, int pe);
-SHMEM_DECL_AMO_DEPR_EXT_(int, int)
-SHMEM_DECL_AMO_DEPR_EXT_(long, long)
-SHMEM_DECL_AMO_DEPR_EXT_(long long, longlong)
-SHMEM_DECL_AMO_DEPR_EXT_(float, float)
-SHMEM_DECL_AMO_DEPR_EXT_(double, double)
+SHMEM_AMO_DEPRECATED_EXT_TABLE(SHMEM_DECL_AMO_DEPR_EXT_)
 #undef SHMEM_DECL_AMO_DEPR_EXT_
+/* In C++ the overloads of <shmem/shmem_cxx.h> serve this name and
+ * shmem_wait_until for every type, long included. */
+#ifndef __cplusplus
 long shmem_swap(long *dest, long value, int pe);
+#endif
 
 /* ---- Signaling operations ------------------------------------------------- */
 #define SHMEM_DECL_PUT_SIGNAL_(T, N)                                                        \
@@ -332,7 +330,9 @@ void shmem_int_wait(int *ivar, int cmp_value);
 void shmem_long_wait(long *ivar, long cmp_value);
 void shmem_longlong_wait(long long *ivar, long long cmp_value);
 void shmem_wait(long *ivar, long cmp_value);
+#ifndef __cplusplus
 void shmem_wait_until(long *ivar, int cmp, long cmp_value);
+#endif
 
 /* ---- Distributed locking --------------------------------------------------- */
 void shmem_set_lock(long *lock);
@@ -453,6 +453,10 @@ void shmem_pcontrol(const int level, ...);
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus) && \
     !defined(OSHM_NO_GENERIC)
 #include <shmem/shmem_generic.h>
+#endif
+/* ---- C++ overloads of the same generic names ----------------------------- */
+#if defined(__cplusplus) && !defined(OSHM_NO_GENERIC)
+#include <shmem/shmem_cxx.h>
 #endif
 
 #endif /* SHMEM_SHMEM_H */

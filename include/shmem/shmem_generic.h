@@ -209,8 +209,6 @@
 
 /* Deprecated generic AMO names (int, long, long long; float and double
  * where the operation allows). */
-#define SHMEM_G_DEPR_TABLE_(X) X(int, int) X(long, long) X(long long, longlong)
-#define SHMEM_G_DEPR_EXT_TABLE_(X) SHMEM_G_DEPR_TABLE_(X) X(float, float) X(double, double)
 #define SHMEM_GA_finc(T, N) , T: shmem_##N##_finc
 #define SHMEM_GA_inc(T, N) , T: shmem_##N##_inc
 #define SHMEM_GA_fadd(T, N) , T: shmem_##N##_fadd
@@ -219,14 +217,14 @@
 #define SHMEM_GA_swap(T, N) , T: shmem_##N##_swap
 #define SHMEM_GA_fetch(T, N) , T: shmem_##N##_fetch
 #define SHMEM_GA_set(T, N) , T: shmem_##N##_set
-#define shmem_finc(dest, ...) SHMEM_G_SELECT_T_(SHMEM_G_DEPR_TABLE_, finc, dest)(dest, __VA_ARGS__)
-#define shmem_inc(dest, ...) SHMEM_G_SELECT_T_(SHMEM_G_DEPR_TABLE_, inc, dest)(dest, __VA_ARGS__)
-#define shmem_fadd(dest, ...) SHMEM_G_SELECT_T_(SHMEM_G_DEPR_TABLE_, fadd, dest)(dest, __VA_ARGS__)
-#define shmem_add(dest, ...) SHMEM_G_SELECT_T_(SHMEM_G_DEPR_TABLE_, add, dest)(dest, __VA_ARGS__)
-#define shmem_cswap(dest, ...) SHMEM_G_SELECT_T_(SHMEM_G_DEPR_TABLE_, cswap, dest)(dest, __VA_ARGS__)
-#define shmem_swap(dest, ...) SHMEM_G_SELECT_T_(SHMEM_G_DEPR_EXT_TABLE_, swap, dest)(dest, __VA_ARGS__)
-#define shmem_fetch(src, ...) SHMEM_G_SELECT_T_(SHMEM_G_DEPR_EXT_TABLE_, fetch, src)(src, __VA_ARGS__)
-#define shmem_set(dest, ...) SHMEM_G_SELECT_T_(SHMEM_G_DEPR_EXT_TABLE_, set, dest)(dest, __VA_ARGS__)
+#define shmem_finc(dest, ...) SHMEM_G_SELECT_T_(SHMEM_AMO_DEPRECATED_TABLE, finc, dest)(dest, __VA_ARGS__)
+#define shmem_inc(dest, ...) SHMEM_G_SELECT_T_(SHMEM_AMO_DEPRECATED_TABLE, inc, dest)(dest, __VA_ARGS__)
+#define shmem_fadd(dest, ...) SHMEM_G_SELECT_T_(SHMEM_AMO_DEPRECATED_TABLE, fadd, dest)(dest, __VA_ARGS__)
+#define shmem_add(dest, ...) SHMEM_G_SELECT_T_(SHMEM_AMO_DEPRECATED_TABLE, add, dest)(dest, __VA_ARGS__)
+#define shmem_cswap(dest, ...) SHMEM_G_SELECT_T_(SHMEM_AMO_DEPRECATED_TABLE, cswap, dest)(dest, __VA_ARGS__)
+#define shmem_swap(dest, ...) SHMEM_G_SELECT_T_(SHMEM_AMO_DEPRECATED_EXT_TABLE, swap, dest)(dest, __VA_ARGS__)
+#define shmem_fetch(src, ...) SHMEM_G_SELECT_T_(SHMEM_AMO_DEPRECATED_EXT_TABLE, fetch, src)(src, __VA_ARGS__)
+#define shmem_set(dest, ...) SHMEM_G_SELECT_T_(SHMEM_AMO_DEPRECATED_EXT_TABLE, set, dest)(dest, __VA_ARGS__)
 
 /* ---- Signals ---- */
 #define SHMEM_GA_put_signal(T, N) , T: shmem_##N##_put_signal
@@ -288,18 +286,6 @@
 #define shmem_alltoall(...) SHMEM_G_TEAM_T_(SHMEM_RMA_GENERIC_TYPE_TABLE, alltoall, __VA_ARGS__)
 #define shmem_alltoalls(...) SHMEM_G_TEAM_T_(SHMEM_RMA_GENERIC_TYPE_TABLE, alltoalls, __VA_ARGS__)
 
-#define SHMEM_G_REDUCE_UNSIGNED_TABLE_(X)                                                       \
-    X(unsigned char, uchar) X(unsigned short, ushort) X(unsigned int, uint)                    \
-    X(unsigned long, ulong) X(unsigned long long, ulonglong)
-#define SHMEM_G_REDUCE_BITWISE_TABLE_(X)                                                        \
-    SHMEM_G_REDUCE_UNSIGNED_TABLE_(X) X(int8_t, int8) X(int16_t, int16) X(int32_t, int32)       \
-    X(int64_t, int64)
-#define SHMEM_G_REDUCE_MINMAX_TABLE_(X)                                                         \
-    X(char, char) X(signed char, schar) X(short, short) X(int, int) X(long, long)              \
-    X(long long, longlong) X(float, float) X(double, double) X(long double, longdouble)        \
-    SHMEM_G_REDUCE_UNSIGNED_TABLE_(X)
-#define SHMEM_G_REDUCE_ARITH_TABLE_(X)                                                          \
-    SHMEM_G_REDUCE_MINMAX_TABLE_(X) X(double _Complex, complexd) X(float _Complex, complexf)
 #define SHMEM_GA_and_reduce(T, N) , T: shmem_##N##_and_reduce
 #define SHMEM_GA_or_reduce(T, N) , T: shmem_##N##_or_reduce
 #define SHMEM_GA_xor_reduce(T, N) , T: shmem_##N##_xor_reduce
@@ -307,12 +293,12 @@
 #define SHMEM_GA_max_reduce(T, N) , T: shmem_##N##_max_reduce
 #define SHMEM_GA_sum_reduce(T, N) , T: shmem_##N##_sum_reduce
 #define SHMEM_GA_prod_reduce(T, N) , T: shmem_##N##_prod_reduce
-#define shmem_and_reduce(...) SHMEM_G_TEAM_T_(SHMEM_G_REDUCE_BITWISE_TABLE_, and_reduce, __VA_ARGS__)
-#define shmem_or_reduce(...) SHMEM_G_TEAM_T_(SHMEM_G_REDUCE_BITWISE_TABLE_, or_reduce, __VA_ARGS__)
-#define shmem_xor_reduce(...) SHMEM_G_TEAM_T_(SHMEM_G_REDUCE_BITWISE_TABLE_, xor_reduce, __VA_ARGS__)
-#define shmem_min_reduce(...) SHMEM_G_TEAM_T_(SHMEM_G_REDUCE_MINMAX_TABLE_, min_reduce, __VA_ARGS__)
-#define shmem_max_reduce(...) SHMEM_G_TEAM_T_(SHMEM_G_REDUCE_MINMAX_TABLE_, max_reduce, __VA_ARGS__)
-#define shmem_sum_reduce(...) SHMEM_G_TEAM_T_(SHMEM_G_REDUCE_ARITH_TABLE_, sum_reduce, __VA_ARGS__)
-#define shmem_prod_reduce(...) SHMEM_G_TEAM_T_(SHMEM_G_REDUCE_ARITH_TABLE_, prod_reduce, __VA_ARGS__)
+#define shmem_and_reduce(...) SHMEM_G_TEAM_T_(SHMEM_REDUCE_BITWISE_GENERIC_TABLE, and_reduce, __VA_ARGS__)
+#define shmem_or_reduce(...) SHMEM_G_TEAM_T_(SHMEM_REDUCE_BITWISE_GENERIC_TABLE, or_reduce, __VA_ARGS__)
+#define shmem_xor_reduce(...) SHMEM_G_TEAM_T_(SHMEM_REDUCE_BITWISE_GENERIC_TABLE, xor_reduce, __VA_ARGS__)
+#define shmem_min_reduce(...) SHMEM_G_TEAM_T_(SHMEM_REDUCE_MINMAX_GENERIC_TABLE, min_reduce, __VA_ARGS__)
+#define shmem_max_reduce(...) SHMEM_G_TEAM_T_(SHMEM_REDUCE_MINMAX_GENERIC_TABLE, max_reduce, __VA_ARGS__)
+#define shmem_sum_reduce(...) SHMEM_G_TEAM_T_(SHMEM_REDUCE_ARITH_GENERIC_TABLE, sum_reduce, __VA_ARGS__)
+#define shmem_prod_reduce(...) SHMEM_G_TEAM_T_(SHMEM_REDUCE_ARITH_GENERIC_TABLE, prod_reduce, __VA_ARGS__)
 
 #endif /* SHMEM_SHMEM_GENERIC_H */

@@ -148,6 +148,47 @@
     X(double _Complex, complexd)                       \
     X(float _Complex, complexf)
 
+/* The distinct C types of the reduction tables, for _Generic selection and
+ * C++ overloads (the fixed-width, size and ptrdiff types alias these). */
+#define SHMEM_REDUCE_UNSIGNED_GENERIC_TABLE(X)         \
+    X(unsigned char, uchar)                            \
+    X(unsigned short, ushort)                          \
+    X(unsigned int, uint)                              \
+    X(unsigned long, ulong)                            \
+    X(unsigned long long, ulonglong)
+#define SHMEM_REDUCE_BITWISE_GENERIC_TABLE(X)          \
+    SHMEM_REDUCE_UNSIGNED_GENERIC_TABLE(X)             \
+    X(int8_t, int8)                                    \
+    X(int16_t, int16)                                  \
+    X(int32_t, int32)                                  \
+    X(int64_t, int64)
+#define SHMEM_REDUCE_MINMAX_GENERIC_TABLE(X)           \
+    X(char, char)                                      \
+    X(signed char, schar)                              \
+    X(short, short)                                    \
+    X(int, int)                                        \
+    X(long, long)                                      \
+    X(long long, longlong)                             \
+    X(float, float)                                    \
+    X(double, double)                                  \
+    X(long double, longdouble)                         \
+    SHMEM_REDUCE_UNSIGNED_GENERIC_TABLE(X)
+#define SHMEM_REDUCE_ARITH_GENERIC_TABLE(X)            \
+    SHMEM_REDUCE_MINMAX_GENERIC_TABLE(X)               \
+    X(double _Complex, complexd)                       \
+    X(float _Complex, complexf)
+
+/* Deprecated AMO names (shmem_TYPENAME_finc, _inc, _fadd, _add, _cswap), and
+ * those that also take float and double (_fetch, _set, _swap). */
+#define SHMEM_AMO_DEPRECATED_TABLE(X)                  \
+    X(int, int)                                        \
+    X(long, long)                                      \
+    X(long long, longlong)
+#define SHMEM_AMO_DEPRECATED_EXT_TABLE(X)              \
+    SHMEM_AMO_DEPRECATED_TABLE(X)                      \
+    X(float, float)                                    \
+    X(double, double)
+
 /* Deprecated active-set reductions (shmem_TYPENAME_OP_to_all). */
 #define SHMEM_TO_ALL_BITWISE_TABLE(X)                  \
     X(short, short)                                    \

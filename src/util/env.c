@@ -18,10 +18,16 @@ struct oshm_env oshm_env;
 
 #define OSHM_ENV_SCOPE_USER false
 #define OSHM_ENV_SCOPE_LAUNCH true
+#define OSHM_ENV_TNAME_FLAG "flag"
+#define OSHM_ENV_TNAME_BOOL "bool"
+#define OSHM_ENV_TNAME_SIZE "size"
+#define OSHM_ENV_TNAME_UINT "number"
+#define OSHM_ENV_TNAME_CHOICE "choice"
+#define OSHM_ENV_TNAME_STRING "text"
 
 const struct oshm_env_var oshm_env_vars[OSHM_ENV_COUNT] = {
 #define OSHM_ENV_X_VAR(name, field, type, scope, def, accepted, alias, reader, meaning)        \
-    [OSHM_ENV_##name] = {#name,   OSHM_ENV_TYPE_##type, #type,    OSHM_ENV_SCOPE_##scope, def, \
+    [OSHM_ENV_##name] = {#name,   OSHM_ENV_TYPE_##type, OSHM_ENV_TNAME_##type,    OSHM_ENV_SCOPE_##scope, def, \
                          accepted, alias,               reader,   meaning,                     \
                          offsetof(struct oshm_env, field)},
     OSHM_ENV_TABLE(OSHM_ENV_X_VAR)

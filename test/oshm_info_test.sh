@@ -58,6 +58,13 @@ has 'SHMEM_SYMMETRIC_SIZE="12Q"'
 SMA_INFO=1 SHMEM_INFO=0 "$info" --check >"$out" 2>&1 || fail "--check refused a valid environment"
 has 'SHMEM_INFO wins'
 
+# The man page documents every option --help lists.
+man_page=$(dirname "$0")/../man/man1/oshm_info.1
+run --help
+for o in $(grep -oE -- '--[a-z]+' "$out" | sort -u); do
+    grep -qF -- "\\-\\-${o#--}" "$man_page" || fail "$man_page does not document $o"
+done
+
 run --no-such-option
 [ "$rc" -eq 2 ] || fail "an unknown option: status $rc, not 2"
 echo "oshm_info: passed"

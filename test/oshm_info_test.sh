@@ -49,6 +49,9 @@ run --param SHMEM_HEAP_SIZ
 [ "$rc" -ne 0 ] || fail "--param of an unknown name exited 0"
 run --param SHMEM_SYMETRIC_SIZE
 has 'did you mean SHMEM_SYMMETRIC_SIZE'
+run --param boot
+has '^  OSHRUN_ADDR$'
+has '^  PMIX_RANK$'
 run --param all
 has '^  OSHRUN_SECRET$'
 

@@ -55,17 +55,19 @@ static const char *const engines_meaning =
 
 static void usage(FILE *out)
 {
-    fputs("usage: oshm_info [--all | --param NAME|all | --parsable | --markdown | --check |\n"
-          "                  --version | --help]\n"
+    fputs("usage: oshm_info [--all | --param NAME|COMPONENT|all | --parsable | --markdown |\n"
+          "                  --check | --version | --help]\n"
           "  (no option), --all  version, specification, backends and engines built in,\n"
           "                      and every environment variable with its default and meaning\n"
-          "  --param NAME        one variable (NAME may be a deprecated SMA_* name); all:\n"
-          "                      every variable, including those launchers set for the PEs\n"
+          "  --param NAME        one variable (NAME may be a deprecated SMA_* name); a\n"
+          "                      component (heap, hcomm, boot, ...): the variables it reads;\n"
+          "                      all: every variable, including those launchers set for PEs\n"
           "  --parsable          the same as --all, as colon-separated lines for scripts\n"
           "  --markdown          the environment variables as README.md's table\n"
           "  --check             parse this shell's environment as a PE would: report bad\n"
           "                      values (exit status 1), unknown and deprecated names\n"
-          "  --version           the library and specification versions\n",
+          "  --version           the library and specification versions\n"
+          "  -h, --help          this summary\n",
           out);
 }
 
@@ -231,6 +233,16 @@ int main(int argc, char **argv)
             print_var(&oshm_env_vars[i]);
             return 0;
         }
+        /* A component: the variables it reads. */
+        bool any = false;
+        for (i = 0; i < OSHM_ENV_COUNT; i++) {
+            if (!strcmp(oshm_env_vars[i].reader, argv[2])) {
+                print_var(&oshm_env_vars[i]);
+                any = true;
+            }
+        }
+        if (any)
+            return 0;
         const char *near = oshm_env_closest(argv[2]);
         fprintf(stderr, "oshm_info: %s is not a variable of this library%s%s%s\n", argv[2],
                 near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");

@@ -16,6 +16,7 @@
 #include "boot/boot.h"
 #include "boot/boot_wire.h"
 #include "boot/kvstore.h"
+#include "util/env.h"
 #include "util/spin.h"
 #include "util/state.h"
 
@@ -206,11 +207,11 @@ static int read_secret(const char *fdname, char *out, size_t len)
 
 int oshm_boot_launcher_init(void)
 {
-    const char *addr = getenv(OSHRUN_ENV_ADDR);
-    const char *secret = getenv(OSHRUN_ENV_SECRET);
-    const char *secret_fd = getenv(OSHRUN_ENV_SECRET_FD);
-    const char *rank = getenv(OSHRUN_ENV_RANK);
-    const char *size = getenv(OSHRUN_ENV_SIZE);
+    const char *addr = oshm_env.oshrun_addr;
+    const char *secret = oshm_env.oshrun_secret;
+    const char *secret_fd = oshm_env.oshrun_secret_fd;
+    const char *rank = oshm_env.oshrun_rank;
+    const char *size = oshm_env.oshrun_size;
     static char secret_buf[BOOT_WIRE_SECRET_LEN + 8];
     if (!addr)
         return 1;

@@ -3,6 +3,7 @@
  * mpirun, srun --mpi=pmix, prun).
  */
 #include "boot/boot.h"
+#include "util/env.h"
 
 #include <stdlib.h>
 
@@ -102,7 +103,7 @@ static const struct oshm_boot_ops pmix_ops = {
 
 int oshm_boot_pmix_init(void)
 {
-    if (!getenv("PMIX_NAMESPACE") && !getenv("PMIX_RANK"))
+    if (!oshm_env.pmix_namespace && !oshm_env.pmix_rank)
         return 1;
     pmix_status_t rc = PMIx_Init(&myproc, NULL, 0);
     if (rc != PMIX_SUCCESS) {
@@ -131,7 +132,7 @@ int oshm_boot_pmix_init(void)
 
 int oshm_boot_pmix_init(void)
 {
-    if (!getenv("PMIX_NAMESPACE") && !getenv("PMIX_RANK"))
+    if (!oshm_env.pmix_namespace && !oshm_env.pmix_rank)
         return 1;
     fputs("shmem: started by a PMIx launcher, but this build has no PMIx support\n", stderr);
     return -1;

@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "util/env_table.h"
+
 enum boot_wire_type {
     BOOT_WIRE_HELLO = 1,
     BOOT_WIRE_ALLGATHER = 2,
@@ -44,12 +46,13 @@ struct boot_wire_hdr {
 #define BOOT_WIRE_HELLO_DEADLINE_MS 5000
 #define BOOT_WIRE_MAX_PAYLOAD (64u << 20)
 
-#define OSHRUN_ENV_ADDR "OSHRUN_ADDR"
-#define OSHRUN_ENV_SECRET "OSHRUN_SECRET"
-#define OSHRUN_ENV_RANK "OSHRUN_RANK"
-#define OSHRUN_ENV_SIZE "OSHRUN_SIZE"
+/* What oshrun sets for its PEs (rows of util/env_table.h). */
+#define OSHRUN_ENV_ADDR OSHM_ENV_NAME(OSHRUN_ADDR)
+#define OSHRUN_ENV_SECRET OSHM_ENV_NAME(OSHRUN_SECRET)
+#define OSHRUN_ENV_RANK OSHM_ENV_NAME(OSHRUN_RANK)
+#define OSHRUN_ENV_SIZE OSHM_ENV_NAME(OSHRUN_SIZE)
 /* A PE on another host reads the secret, one line, from this descriptor. */
-#define OSHRUN_ENV_SECRET_FD "OSHRUN_SECRET_FD"
+#define OSHRUN_ENV_SECRET_FD OSHM_ENV_NAME(OSHRUN_SECRET_FD)
 
 /* Blocking full read/write on a socket; 0 on success, -1 on error or EOF. */
 static inline int boot_wire_write_all(int fd, const void *buf, size_t len)

@@ -41,6 +41,9 @@ static int setup(int thread_level)
     if (oshm_boot_init() != 0)
         return -1;
     oshm_log_set_pe(oshm_boot.rank);
+    /* Unknown and deprecated names: said once per job. */
+    if (oshm_boot.rank == 0)
+        oshm_env_warn_notes();
 
     if (oshm_env.symmetric_size > SIZE_MAX / 2) {
         oshm_warn("SHMEM_SYMMETRIC_SIZE=%zu is larger than the address space allows",
@@ -106,7 +109,7 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
             printf("%s (OpenSHMEM %d.%d)\n", SHMEM_VENDOR_STRING, SHMEM_MAJOR_VERSION,
                    SHMEM_MINOR_VERSION);
         if (oshm_env.info)
-            oshm_env_print_info();
+            oshm_env_print_info(stdout);
         fflush(stdout);
     }
     oshm_sync_world();

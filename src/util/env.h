@@ -1,46 +1,103 @@
 /*
- * Environment variables read once at start-up.
+ * Environment variables, read once at start-up from the table of
+ * util/env_table.h into typed fields of oshm_env.
  */
 #ifndef OSHM_UTIL_ENV_H
 #define OSHM_UTIL_ENV_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
-/* SHMEM_TRANSPORT: how PEs reach each other. */
+#include "util/env_table.h"
+
+/* SHMEM_TRANSPORT: how PEs reach each other (the order of its choices). */
 enum oshm_transport_choice {
     OSHM_TRANSPORT_AUTO, /* shared memory within a node, UCX between nodes */
     OSHM_TRANSPORT_SHM,  /* shared memory only: the job must fit on one node */
     OSHM_TRANSPORT_UCX,  /* UCX to every other PE, even on the same node */
 };
 
+enum oshm_env_type {
+    OSHM_ENV_TYPE_FLAG,
+    OSHM_ENV_TYPE_BOOL,
+    OSHM_ENV_TYPE_SIZE,
+    OSHM_ENV_TYPE_UINT,
+    OSHM_ENV_TYPE_CHOICE,
+    OSHM_ENV_TYPE_STRING,
+};
+
+#define OSHM_ENV_CTYPE_FLAG bool
+#define OSHM_ENV_CTYPE_BOOL bool
+#define OSHM_ENV_CTYPE_SIZE size_t
+#define OSHM_ENV_CTYPE_UINT unsigned long
+#define OSHM_ENV_CTYPE_CHOICE int
+#define OSHM_ENV_CTYPE_STRING const char * /* NULL when unset or empty */
+
 struct oshm_env {
-    size_t symmetric_size; /* SHMEM_SYMMETRIC_SIZE */
-    bool debug;            /* SHMEM_DEBUG: extra checks and messages */
-    bool version;          /* SHMEM_VERSION: print the library version */
-    bool info;             /* SHMEM_INFO: print the variables and their values */
-    enum oshm_transport_choice transport; /* SHMEM_TRANSPORT */
-    const char *node_id;   /* SHMEM_NODE_ID: splits one host into several nodes */
-    size_t device_heap_size;        /* SHMEM_DEVICE_HEAP_SIZE */
-    unsigned device_engine_delay_us; /* SHMEM_DEVICE_ENGINE_DELAY_US */
-    int progress_thread;   /* SHMEM_PROGRESS_THREAD: 1 on, 0 off, -1 unset (on) */
+#define OSHM_ENV_X_FIELD(name, field, type, ...) OSHM_ENV_CTYPE_##type field;
+    OSHM_ENV_TABLE(OSHM_ENV_X_FIELD)
+#undef OSHM_ENV_X_FIELD
 };
 
 extern struct oshm_env oshm_env;
 
-#define OSHM_DEFAULT_SYMMETRIC_SIZE ((size_t)1 << 30)
-#define OSHM_DEFAULT_DEVICE_HEAP_SIZE ((size_t)256 << 20)
+/* One row of the table. */
+struct oshm_env_var {
+    const char *name;
+    enum oshm_env_type type;
+    const char *type_name; /* "size", "bool", ... */
+    bool launch;           /* set by a launcher, not by people; never printed */
+    const char *def;       /* "" when it has none */
+    const char *accepted;
+    const char *alias;     /* "" when it has none */
+    const char *reader;
+    const char *meaning;
+    size_t offset;         /* of its field in struct oshm_env */
+};
 
-/* Reads the variables; a malformed value is a fatal error naming it. */
+extern const struct oshm_env_var oshm_env_vars[OSHM_ENV_COUNT];
+
+/* What one parse found, besides the values. */
+struct oshm_env_result {
+    struct oshm_env env;
+    const char *value[OSHM_ENV_COUNT]; /* the text in effect: the environment's or the default */
+    const char *from[OSHM_ENV_COUNT];  /* the variable it came from; NULL: the default */
+    char error[512];  /* when the parse fails: names the variable, value, what is accepted */
+    char notes[2048]; /* warnings, one a line: unknown names, deprecated names */
+};
+
+/* Parses the NAME=VALUE strings of ENVP (NULL-terminated) into R.
+ * Returns 0, or -1 with R->error set. */
+int oshm_env_parse(char *const *envp, struct oshm_env_result *r);
+
+/* Reads the process environment into oshm_env; a malformed value is a
+ * fatal error naming it. */
 void oshm_env_read(void);
-const char *oshm_transport_name(enum oshm_transport_choice t);
-/* Prints the SHMEM_INFO table to stdout. */
-void oshm_env_print_info(void);
+/* Prints the notes of oshm_env_read (unknown and deprecated names) as
+ * warnings; one PE does, so that a job says each once. */
+void oshm_env_warn_notes(void);
+/* Prints the SHMEM_INFO table (people's variables, value, default, meaning). */
+void oshm_env_print_info(FILE *out);
 
-/* Parses "<number>[kKmMgGtT]" (optionally followed by "b"/"B") into bytes.
- * Returns 0 on success, -1 on a malformed or overflowing value. */
+/* "1..4E" for SIZE; "a, b or c" for CHOICE... in words, for people. */
+void oshm_env_describe_accepted(const struct oshm_env_var *v, char *buf, size_t len);
+/* Levenshtein distance between two names (case-insensitive). */
+size_t oshm_env_distance(const char *a, const char *b);
+/* The known name (or deprecated alias) closest to NAME, or NULL if none is
+ * close enough to be a likely misspelling. */
+const char *oshm_env_closest(const char *name);
+
+const char *oshm_transport_name(int t);
+
+/* Parses "<number>[.<fraction>][kKmMgGtTpPeE][bB]" into bytes, rounding a
+ * fraction of a byte up. Returns 0 on success, -1 on a malformed or
+ * overflowing value. */
 int oshm_parse_size(const char *text, size_t *bytes);
-/* True unless the value is empty, "0", "n", "no", "false" or "off". */
+/* Parses a boolean word: 1, y, yes, true, on -> 1; 0, n, no, false, off -> 0;
+ * anything else (or NULL) -> -1. Case-insensitive. */
+int oshm_parse_bool_word(const char *text);
+/* True unless the value is NULL, empty, or a false word (FLAG's rule). */
 bool oshm_parse_bool(const char *text);
 
 #endif

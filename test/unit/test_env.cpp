@@ -25,7 +25,7 @@ TEST(ParseSize, Suffixes)
 TEST(ParseSize, RejectsGarbage)
 {
     size_t b;
-    for (const char *bad : {"", "abc", "-1", "12Q", "1.5G", "G", "99999999999999999999",
+    for (const char *bad : {"", "abc", "-1", "12Q", "1.5.5G", "1.G", "G", "99999999999999999999",
                             "17179869184G"})
         EXPECT_EQ(oshm_parse_size(bad, &b), -1) << bad;
 }

@@ -1,0 +1,81 @@
+/*
+ * Every environment variable oshm reads, in one table. The parser
+ * (util/env.c), SHMEM_INFO, oshm_info and README's table are generated from
+ * it; adding a variable is adding one X(...) entry here and reading its
+ * field from oshm_env.
+ *
+ * X(NAME, field, TYPE, SCOPE, default, accepted, alias, reader, meaning)
+ *   NAME      the variable; also OSHM_ENV_<NAME>, its index in the table
+ *   field     its member of struct oshm_env (util/env.h)
+ *   TYPE      FLAG    any value turns it on, except 0, n, no, false, off
+ *                     (the specification's "Any")
+ *             BOOL    1, y, yes, true, on or 0, n, no, false, off; anything else is refused
+ *             SIZE    bytes: a number, a fraction allowed, with an optional K, M, G,
+ *                     T, P or E suffix (powers of 1024) and an optional trailing B
+ *             UINT    a decimal number
+ *             CHOICE  one of the words of "accepted"; the field holds its index
+ *             STRING  any text
+ *   SCOPE     USER: people set it; LAUNCH: a launcher sets it for the PEs
+ *             (never printed: OSHRUN_SECRET is one)
+ *   default   the value when unset, in the variable's own syntax ("": none)
+ *   accepted  SIZE, UINT: "MIN..MAX"; CHOICE: "a|b|c"; otherwise ""
+ *   alias     the deprecated name the OpenSHMEM specification keeps, or ""
+ *   reader    the component that uses the value
+ *   meaning   one line for people
+ *
+ * Readers of layers above util take the typed field from oshm_env; tools
+ * that must not link the library name a variable with OSHM_ENV_NAME(NAME),
+ * which fails to compile for a name not in this table.
+ */
+#ifndef OSHM_UTIL_ENV_TABLE_H
+#define OSHM_UTIL_ENV_TABLE_H
+
+#define OSHM_ENV_TABLE(X)                                                                       \
+    X(SHMEM_SYMMETRIC_SIZE, symmetric_size, SIZE, USER, "1G", "0..4E", "SMA_SYMMETRIC_SIZE",    \
+      "heap", "symmetric heap per PE; pages are taken only as the heap grows")                  \
+    X(SHMEM_DEBUG, debug, FLAG, USER, "0", "", "SMA_DEBUG", "util",                             \
+      "extra argument checks and debug messages")                                               \
+    X(SHMEM_VERSION, version, FLAG, USER, "0", "", "SMA_VERSION", "core",                       \
+      "PE 0 prints the library version at start-up")                                            \
+    X(SHMEM_INFO, info, FLAG, USER, "0", "", "SMA_INFO", "core",                                \
+      "PE 0 prints every variable, its value, default and meaning at start-up")                 \
+    X(SHMEM_TRANSPORT, transport, CHOICE, USER, "auto", "auto|shm|ucx", "", "hcomm",            \
+      "auto: shared memory within a node, UCX between nodes; shm: shared memory only; "         \
+      "ucx: UCX to every other PE")                                                             \
+    X(SHMEM_NODE_ID, node_id, STRING, USER, "", "", "", "hcomm",                                \
+      "splits one host into nodes: PEs with different ids are on different nodes "              \
+      "(%p: the PE number, %Kp: the PE number / K)")                                            \
+    X(SHMEM_PROGRESS_THREAD, progress_thread, BOOL, USER, "1", "", "", "hcomm",                 \
+      "a thread serves other PEs' UCX operations while this PE computes (when UCX is in use)")  \
+    X(SHMEM_DEVICE_HEAP_SIZE, device_heap_size, SIZE, USER, "256M", "1..4E", "", "device",      \
+      "device symmetric heap per PE")                                                           \
+    X(SHMEM_DEVICE_ENGINE_DELAY_US, device_engine_delay_us, UINT, USER, "0", "0..10000000", "", \
+      "transport/engine", "the simulated device engines hold each descriptor back this long")  \
+    X(OSHRUN_LAUNCH_AGENT, launch_agent, STRING, USER, "", "", "", "oshrun",                    \
+      "the command oshrun starts PEs on other hosts with (ssh when unset); "                    \
+      "--launch-agent overrides it")                                                            \
+    X(OSHRUN_ADDR, oshrun_addr, STRING, LAUNCH, "", "", "", "boot",                             \
+      "where a PE reaches the oshrun that started it")                                          \
+    X(OSHRUN_SECRET, oshrun_secret, STRING, LAUNCH, "", "", "", "boot",                         \
+      "the job's secret, proving a PE to oshrun")                                               \
+    X(OSHRUN_SECRET_FD, oshrun_secret_fd, STRING, LAUNCH, "", "", "", "boot",                   \
+      "the descriptor a remote PE reads the job's secret from")                                 \
+    X(OSHRUN_RANK, oshrun_rank, STRING, LAUNCH, "", "", "", "boot", "the PE's number")          \
+    X(OSHRUN_SIZE, oshrun_size, STRING, LAUNCH, "", "", "", "boot", "the number of PEs")        \
+    X(PMIX_NAMESPACE, pmix_namespace, STRING, LAUNCH, "", "", "", "boot",                       \
+      "set by a PMIx launcher (mpirun, srun --mpi=pmix): the PE starts through PMIx")           \
+    X(PMIX_RANK, pmix_rank, STRING, LAUNCH, "", "", "", "boot",                                 \
+      "set by a PMIx launcher: the PE's rank")
+
+enum oshm_env_id {
+#define OSHM_ENV_X_ID(name, ...) OSHM_ENV_##name,
+    OSHM_ENV_TABLE(OSHM_ENV_X_ID)
+#undef OSHM_ENV_X_ID
+    OSHM_ENV_COUNT
+};
+
+/* The name of a variable of the table, as a string; a name that is not in
+ * the table does not compile. */
+#define OSHM_ENV_NAME(name) ((void)OSHM_ENV_##name, #name)
+
+#endif

@@ -266,44 +266,75 @@ static inline uint64_t hcomm_amo(struct hcomm_channel *ch, void *dest, size_t si
                             size, operand, compare);
 }
 
+/* Byte extent of NBLOCKS blocks of BLOCK bytes whose starts are STRIDE
+ * elements of ELEM bytes apart. */
+static inline size_t hcomm_blocks_extent(ptrdiff_t stride, size_t elem, size_t block,
+                                         size_t nblocks)
+{
+    size_t step = (size_t)(stride < 0 ? -stride : stride);
+    return nblocks ? (nblocks - 1) * step * elem + block : 0;
+}
+
 /* Byte extent of NELEMS elements of ELEM bytes STRIDE elements apart. */
 static inline size_t hcomm_strided_extent(ptrdiff_t stride, size_t elem, size_t nelems)
 {
-    size_t step = (size_t)(stride < 0 ? -stride : stride);
-    return nelems ? (nelems - 1) * step * elem + elem : 0;
+    return hcomm_blocks_extent(stride, elem, elem, nelems);
+}
+
+/* Strided transfers: NBLOCKS blocks of BLOCK bytes, the blocks' starts DST
+ * (remote: SST for gets) and SST elements of ELEM bytes apart. A block is
+ * one element of the backend's strided transfer, so iput (BLOCK = ELEM)
+ * and the blocked ibput of OpenSHMEM 1.6 share one path. */
+static inline void hcomm_ibput(struct hcomm_channel *ch, void *dest, const void *src,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t block,
+                               size_t nblocks, int pe, const char *routine)
+{
+    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    if (!nblocks || !block)
+        return;
+    int seg;
+    size_t off = hcomm_offset(dest, hcomm_blocks_extent(dst, elem, block, nblocks), &seg, pe,
+                              routine);
+    hcomm_mark(ch, ep->rma);
+    ep->rma_ops->iput(ch->bch[ep->rma], ep->rma_peer, seg, off, dst * (ptrdiff_t)elem, src,
+                      sst * (ptrdiff_t)elem, block, nblocks);
+}
+
+static inline void hcomm_ibget(struct hcomm_channel *ch, void *dest, const void *src,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t block,
+                               size_t nblocks, int pe, const char *routine)
+{
+    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    if (!nblocks || !block)
+        return;
+    int seg;
+    size_t off = hcomm_offset(src, hcomm_blocks_extent(sst, elem, block, nblocks), &seg, pe,
+                              routine);
+    hcomm_mark(ch, ep->rma);
+    ep->rma_ops->iget(ch->bch[ep->rma], ep->rma_peer, seg, off, sst * (ptrdiff_t)elem, dest,
+                      dst * (ptrdiff_t)elem, block, nblocks);
 }
 
 static inline void hcomm_iput(struct hcomm_channel *ch, void *dest, const void *src,
                               ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t nelems, int pe,
                               const char *routine)
 {
-    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
-    if (!nelems)
-        return;
-    int seg;
-    size_t off = hcomm_offset(dest, hcomm_strided_extent(dst, elem, nelems), &seg, pe, routine);
-    hcomm_mark(ch, ep->rma);
-    ep->rma_ops->iput(ch->bch[ep->rma], ep->rma_peer, seg, off, dst * (ptrdiff_t)elem, src,
-                      sst * (ptrdiff_t)elem, elem, nelems);
+    hcomm_ibput(ch, dest, src, dst, sst, elem, elem, nelems, pe, routine);
 }
 
 static inline void hcomm_iget(struct hcomm_channel *ch, void *dest, const void *src,
                               ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t nelems, int pe,
                               const char *routine)
 {
-    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
-    if (!nelems)
-        return;
-    int seg;
-    size_t off = hcomm_offset(src, hcomm_strided_extent(sst, elem, nelems), &seg, pe, routine);
-    hcomm_mark(ch, ep->rma);
-    ep->rma_ops->iget(ch->bch[ep->rma], ep->rma_peer, seg, off, sst * (ptrdiff_t)elem, dest,
-                      dst * (ptrdiff_t)elem, elem, nelems);
+    hcomm_ibget(ch, dest, src, dst, sst, elem, elem, nelems, pe, routine);
 }
 
 /* Fence and quiet reach every backend the channel used. */
 void hcomm_fence(struct hcomm_channel *ch);
 void hcomm_quiet(struct hcomm_channel *ch);
+/* Completes CH's operations to the NPES world PEs of PES (valid numbers);
+ * a backend that cannot single out a PE completes all of its own. */
+void hcomm_pe_quiet(struct hcomm_channel *ch, const int *pes, size_t npes);
 /* Progresses every backend that needs it; waits call it while they poll. */
 unsigned hcomm_progress(void);
 /* Threads other than the program's will use the default channel from now

@@ -83,6 +83,34 @@ void hcomm_quiet(struct hcomm_channel *ch)
             hcomm.backend[b]->quiet(ch->bch[b]);
 }
 
+void hcomm_pe_quiet(struct hcomm_channel *ch, const int *pes, size_t npes)
+{
+    if (!hcomm.mixed) {
+        hcomm.backend[0]->quiet(ch->bch[0]);
+        return;
+    }
+    /* The used bits stay: operations to other PEs may still be in flight. */
+    unsigned used = atomic_load_explicit(&ch->used, memory_order_relaxed);
+    unsigned whole = 1u; /* quieted once each; the local backend always (see hcomm_fence) */
+    for (size_t i = 0; i < npes; i++) {
+        const struct hcomm_ep *ep = &hcomm.eps[pes[i]];
+        const unsigned b[2] = {ep->rma, ep->amo};
+        struct backend_peer *const peer[2] = {ep->rma_peer, ep->amo_peer};
+        for (int k = 0; k < (ep->dual ? 2 : 1); k++) {
+            if (!(used & (1u << b[k])) || (whole & (1u << b[k])))
+                continue;
+            const struct backend_ops *ops = hcomm.backend[b[k]];
+            if (ops->quiet_pe)
+                ops->quiet_pe(ch->bch[b[k]], peer[k]);
+            else
+                whole |= 1u << b[k];
+        }
+    }
+    for (int b = 0; b < hcomm.n_backends; b++)
+        if (whole & (1u << b))
+            hcomm.backend[b]->quiet(ch->bch[b]);
+}
+
 unsigned hcomm_progress(void)
 {
     unsigned n = 0;

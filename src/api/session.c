@@ -1,0 +1,48 @@
+/*
+ * Communication sessions (OpenSHMEM 1.6): hints that change no semantics.
+ * The hints are recorded on the context, as the specification describes
+ * them (a second start ORs the options in, a masked config member replaces
+ * the value, a second stop does nothing); no path acts on them yet, since
+ * none measured faster (docs/performance.md, "Sessions").
+ */
+#include <stdint.h>
+
+#include "api/api.h"
+#include "api/ctx.h"
+#include "util/log.h"
+#include "util/state.h"
+
+#define SESSION_OPTIONS (SHMEM_CTX_SESSION_BATCH)
+#define SESSION_CONFIG_MASK (SHMEM_CTX_SESSION_TOTAL_OPS)
+
+OSHM_FN(void, shmem_ctx_session_start, (shmem_ctx_t ctx, long options,
+                                        const shmem_ctx_session_config_t *config,
+                                        long config_mask))
+{
+    oshm_require_init("shmem_ctx_session_start");
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    /* Unknown options and mask bits are hints nobody takes ("no
+     * combination of options results in undefined behavior"). */
+    config_mask &= SESSION_CONFIG_MASK;
+    if (config_mask && !config)
+        oshm_fatal("shmem_ctx_session_start: config is NULL with config_mask %#lx",
+                   (unsigned long)config_mask);
+    if (!ctx->in_session) {
+        ctx->session_options = 0;
+        ctx->session_total_ops = SIZE_MAX;
+        ctx->in_session = true;
+    }
+    ctx->session_options |= options & SESSION_OPTIONS;
+    if (config_mask & SHMEM_CTX_SESSION_TOTAL_OPS)
+        ctx->session_total_ops = config->total_ops;
+}
+
+OSHM_FN(void, shmem_ctx_session_stop, (shmem_ctx_t ctx))
+{
+    oshm_require_init("shmem_ctx_session_stop");
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    ctx->in_session = false;
+    ctx->session_options = 0;
+}

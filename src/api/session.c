@@ -1,9 +1,11 @@
 /*
  * Communication sessions (OpenSHMEM 1.6): hints that change no semantics.
- * The hints are recorded on the context, as the specification describes
- * them (a second start ORs the options in, a masked config member replaces
- * the value, a second stop does nothing); no path acts on them yet, since
- * none measured faster (docs/performance.md, "Sessions").
+ * The hints are kept on the context as the specification describes them
+ * (a second start ORs the options in, a masked config member replaces the
+ * value, a second stop does nothing). SHMEM_CTX_SESSION_BATCH lets hcomm
+ * send runs of small puts to consecutive addresses as one put
+ * (src/hcomm/hcomm_batch.c; docs/performance.md, "Sessions"); total_ops
+ * changes nothing.
  */
 #include <stdint.h>
 
@@ -36,6 +38,8 @@ OSHM_FN(void, shmem_ctx_session_start, (shmem_ctx_t ctx, long options,
     ctx->session_options |= options & SESSION_OPTIONS;
     if (config_mask & SHMEM_CTX_SESSION_TOTAL_OPS)
         ctx->session_total_ops = config->total_ops;
+    if (ctx->session_options & SHMEM_CTX_SESSION_BATCH)
+        hcomm_batch_begin(ctx->channel);
 }
 
 OSHM_FN(void, shmem_ctx_session_stop, (shmem_ctx_t ctx))
@@ -43,6 +47,8 @@ OSHM_FN(void, shmem_ctx_session_stop, (shmem_ctx_t ctx))
     oshm_require_init("shmem_ctx_session_stop");
     if (ctx == SHMEM_CTX_INVALID)
         return;
+    if (ctx->in_session)
+        hcomm_batch_end(ctx->channel);
     ctx->in_session = false;
     ctx->session_options = 0;
 }

@@ -27,6 +27,7 @@
 #ifndef OSHM_HCOMM_H
 #define OSHM_HCOMM_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -80,8 +81,21 @@ struct hcomm_ep {
     struct backend_peer *peer[HCOMM_MAX_BACKENDS]; /* each backend's, NULL if it does not reach PE */
 };
 
+/* A SHMEM_CTX_SESSION_BATCH session's run of small puts (hcomm_batch.c). */
+#define HCOMM_BATCH_MAX_PUT 256 /* larger puts are sent as they come */
+struct hcomm_batch {
+    struct hcomm_channel *ch;
+    pthread_t owner; /* the session's thread: its waits send the run */
+    struct hcomm_batch *next;
+    int pe, seg;
+    size_t off; /* where the run starts at PE */
+    size_t len; /* bytes held; 0: none */
+    char data[8192];
+};
+
 struct hcomm_channel {
     struct backend_chan *bch[HCOMM_MAX_BACKENDS];
+    struct hcomm_batch *batch; /* while a BATCH session runs, or NULL */
     enum hcomm_chan_mode mode;
     /* Bit b stands for hcomm.backend[b]. */
     _Atomic unsigned used;    /* operations since the last quiet */
@@ -213,6 +227,27 @@ static inline void hcomm_mark_amo(struct hcomm_channel *ch, const struct hcomm_e
     }
 }
 
+/* ---- batches of a BATCH session (hcomm_batch.c) ---- */
+/* Starts or ends batching on CH (no-op where it would not help or is not
+ * safe: a channel shared by threads at once, a job without a network). */
+void hcomm_batch_begin(struct hcomm_channel *ch);
+void hcomm_batch_end(struct hcomm_channel *ch);
+/* Takes a put into CH's run; false when it must go as it is (the run was
+ * sent first). */
+bool hcomm_batch_put(struct hcomm_channel *ch, const struct hcomm_ep *ep, int seg, size_t off,
+                     const void *src, size_t len);
+/* Sends CH's run. */
+void hcomm_batch_flush(struct hcomm_channel *ch);
+/* Sends the runs of the calling thread's sessions (from its waits). */
+unsigned hcomm_batch_progress(void);
+
+/* Every operation but a batched put sends the run first. */
+static inline void hcomm_unbatch(struct hcomm_channel *ch)
+{
+    if (__builtin_expect(ch->batch != NULL, 0))
+        hcomm_batch_flush(ch);
+}
+
 static inline void hcomm_put(struct hcomm_channel *ch, void *dest, const void *src, size_t len,
                              int pe, bool nbi, const char *routine)
 {
@@ -221,6 +256,8 @@ static inline void hcomm_put(struct hcomm_channel *ch, void *dest, const void *s
         return;
     int seg;
     size_t off = hcomm_offset(dest, len, &seg, pe, routine);
+    if (__builtin_expect(ch->batch != NULL, 0) && hcomm_batch_put(ch, ep, seg, off, src, len))
+        return;
     hcomm_mark(ch, ep->rma);
     ep->rma_ops->put(ch->bch[ep->rma], ep->rma_peer, seg, off, src, len, nbi);
 }
@@ -233,6 +270,7 @@ static inline void hcomm_get(struct hcomm_channel *ch, void *dest, const void *s
         return;
     int seg;
     size_t off = hcomm_offset(src, len, &seg, pe, routine);
+    hcomm_unbatch(ch);
     hcomm_mark(ch, ep->rma);
     ep->rma_ops->get(ch->bch[ep->rma], ep->rma_peer, seg, off, dest, len, nbi);
 }
@@ -245,6 +283,7 @@ static inline void hcomm_signal(struct hcomm_channel *ch, uint64_t *sig, uint64_
     struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
     int seg;
     size_t off = hcomm_offset(sig, sizeof *sig, &seg, pe, routine);
+    hcomm_unbatch(ch);
     /* The data went through the RMA backend (a local one, when the two
      * differ: its stores are done, they need only be ordered first). */
     if (ep->dual)
@@ -261,6 +300,7 @@ static inline uint64_t hcomm_amo(struct hcomm_channel *ch, void *dest, size_t si
     struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
     int seg;
     size_t off = hcomm_offset(dest, size, &seg, pe, routine);
+    hcomm_unbatch(ch);
     hcomm_mark_amo(ch, ep);
     return ep->amo_ops->amo(ch->bch[ep->amo], ep->amo_peer, seg, off, (enum backend_amo_op)op,
                             size, operand, compare);
@@ -295,6 +335,7 @@ static inline void hcomm_ibput(struct hcomm_channel *ch, void *dest, const void 
     int seg;
     size_t off = hcomm_offset(dest, hcomm_blocks_extent(dst, elem, block, nblocks), &seg, pe,
                               routine);
+    hcomm_unbatch(ch);
     hcomm_mark(ch, ep->rma);
     ep->rma_ops->iput(ch->bch[ep->rma], ep->rma_peer, seg, off, dst * (ptrdiff_t)elem, src,
                       sst * (ptrdiff_t)elem, block, nblocks);
@@ -310,6 +351,7 @@ static inline void hcomm_ibget(struct hcomm_channel *ch, void *dest, const void 
     int seg;
     size_t off = hcomm_offset(src, hcomm_blocks_extent(sst, elem, block, nblocks), &seg, pe,
                               routine);
+    hcomm_unbatch(ch);
     hcomm_mark(ch, ep->rma);
     ep->rma_ops->iget(ch->bch[ep->rma], ep->rma_peer, seg, off, sst * (ptrdiff_t)elem, dest,
                       dst * (ptrdiff_t)elem, block, nblocks);

@@ -349,6 +349,23 @@ static void test_session(void)
     shmem_ctx_session_start(SHMEM_CTX_INVALID, SHMEM_CTX_SESSION_BATCH, &cfg, 0);
     shmem_ctx_session_stop(SHMEM_CTX_INVALID);
 
+    /* A put, then a wait for the peer's answer, no quiet: the put gets
+     * there all the same (a blocking put is delivered without a quiet). */
+    long *ping = shmem_calloc(1, sizeof(long));
+    shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, NULL, 0);
+    if (n > 1 && me == 0) {
+        shmem_long_p(ping, 1, 1);
+        shmem_long_wait_until(ping, SHMEM_CMP_EQ, 2);
+    } else if (n > 1 && me == 1) {
+        shmem_long_wait_until(ping, SHMEM_CMP_EQ, 1);
+        shmem_long_p(ping, 2, 0);
+        shmem_long_wait_until(ping, SHMEM_CMP_EQ, 1); /* its own word: still 1 */
+    }
+    shmem_ctx_session_stop(SHMEM_CTX_DEFAULT);
+    shmem_barrier_all();
+    VV_CHECK(n == 1 || me > 1 || *ping == (me == 0 ? 2 : 1), "ping-pong in session %ld", *ping);
+    shmem_free(ping);
+
     shmem_ctx_session_start(vv_ctx, SHMEM_CTX_SESSION_BATCH, NULL, 0);
     for (int i = 64; i < 128; i++)
         shmem_ctx_long_p(vv_ctx, &buf[i], me * 1000L + i, next);

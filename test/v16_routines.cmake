@@ -30,3 +30,24 @@ add_test(NAME api_names.v16 COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/api_names_test.s
   ${PROJECT_BINARY_DIR}/bin/oshcc shmem_ibget shmem_ibput shmem_sum_inscan shmem_sum_exscan)
 set_tests_properties(api_names.v16 PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS api
   SKIP_RETURN_CODE 77)
+
+# Bad input to the 1.6 routines: a clear error naming the routine.
+add_executable(v16_errors ${CMAKE_CURRENT_SOURCE_DIR}/pe/v16_errors.c)
+target_link_libraries(v16_errors PRIVATE shmem)
+foreach(case_and_message
+    "ibput_stride|shmem_long_ibput: block size 3 with strides dst 2 and sst 4"
+    "ibget_stride|shmem_ibget32: block size 2 with strides dst 4 and sst 1"
+    "ibput_range|shmem_long_ibput: address .* is not symmetric"
+    "pe_quiet_pe|shmem_ctx_pe_quiet: .*PE"
+    "pe_quiet_null|shmem_ctx_pe_quiet: target_pes is NULL with npes 1"
+    "signal_add_pe|shmem_signal_add: .*PE"
+    "session_config|shmem_ctx_session_start: config is NULL"
+    "scan_team|shmem_long_sum_inscan: .*team")
+  string(REPLACE "|" ";" parts "${case_and_message}")
+  list(GET parts 0 case)
+  list(SUBLIST parts 1 -1 messages)
+  string(REPLACE ";" "|" message "${messages}")
+  add_test(NAME v16_errors.${case} COMMAND $<TARGET_FILE:oshrun> -np 2 $<TARGET_FILE:v16_errors> ${case})
+  set_tests_properties(v16_errors.${case} PROPERTIES TIMEOUT 60 LABELS pe
+    PASS_REGULAR_EXPRESSION "${message}" FAIL_REGULAR_EXPRESSION "no error for case")
+endforeach()

@@ -38,6 +38,7 @@ foreach(case_and_message
     "ibput_stride|shmem_long_ibput: block size 3 with strides dst 2 and sst 4"
     "ibget_stride|shmem_ibget32: block size 2 with strides dst 4 and sst 1"
     "ibput_range|shmem_long_ibput: address .* is not symmetric"
+    "ibput_wrap|shmem_long_ibput: address .* is not symmetric"
     "pe_quiet_pe|shmem_ctx_pe_quiet: .*PE"
     "pe_quiet_null|shmem_ctx_pe_quiet: target_pes is NULL with npes 1"
     "signal_add_pe|shmem_signal_add: .*PE"

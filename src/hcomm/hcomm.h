@@ -307,12 +307,19 @@ static inline uint64_t hcomm_amo(struct hcomm_channel *ch, void *dest, size_t si
 }
 
 /* Byte extent of NBLOCKS blocks of BLOCK bytes whose starts are STRIDE
- * elements of ELEM bytes apart. */
+ * elements of ELEM bytes apart; SIZE_MAX (no segment holds it) when that
+ * does not fit in a size_t or a stride in bytes would not fit in a
+ * ptrdiff_t. */
 static inline size_t hcomm_blocks_extent(ptrdiff_t stride, size_t elem, size_t block,
                                          size_t nblocks)
 {
-    size_t step = (size_t)(stride < 0 ? -stride : stride);
-    return nblocks ? (nblocks - 1) * step * elem + block : 0;
+    size_t step = stride < 0 ? (size_t)0 - (size_t)stride : (size_t)stride, ext;
+    if (!nblocks)
+        return 0;
+    if (__builtin_mul_overflow(step, elem, &step) || step > (size_t)PTRDIFF_MAX ||
+        __builtin_mul_overflow(nblocks - 1, step, &ext) || __builtin_add_overflow(ext, block, &ext))
+        return SIZE_MAX;
+    return ext;
 }
 
 /* Byte extent of NELEMS elements of ELEM bytes STRIDE elements apart. */

@@ -20,6 +20,8 @@ int main(int argc, char **argv)
         shmem_ctx_ibget32(SHMEM_CTX_DEFAULT, src, target, 4, 1, 2, 2, 0);
     else if (!strcmp(c, "ibput_range")) /* the last block lies past every segment */
         shmem_long_ibput(target, src, (ptrdiff_t)1 << 40, 1, 1, 2, 0);
+    else if (!strcmp(c, "ibput_wrap")) /* a stride whose bytes wrap around */
+        shmem_long_ibput(target, src, (ptrdiff_t)1 << 61, 1, 1, 2, 0);
     else if (!strcmp(c, "pe_quiet_pe"))
         shmem_pe_quiet((int[]){0, n}, 2);
     else if (!strcmp(c, "pe_quiet_null"))

@@ -38,7 +38,11 @@ OSHM_FN(void, shmem_ctx_session_start, (shmem_ctx_t ctx, long options,
     ctx->session_options |= options & SESSION_OPTIONS;
     if (config_mask & SHMEM_CTX_SESSION_TOTAL_OPS)
         ctx->session_total_ops = config->total_ops;
-    if (ctx->session_options & SHMEM_CTX_SESSION_BATCH)
+    /* The run is flushed from the starting thread's waits too: only where
+     * no other thread may use the context meanwhile (a private context,
+     * or a program with one thread calling the library). */
+    if ((ctx->session_options & SHMEM_CTX_SESSION_BATCH) &&
+        ((ctx->options & SHMEM_CTX_PRIVATE) || oshm_state.thread_level <= SHMEM_THREAD_FUNNELED))
         hcomm_batch_begin(ctx->channel);
 }
 

@@ -328,6 +328,17 @@ static inline size_t hcomm_strided_extent(ptrdiff_t stride, size_t elem, size_t 
     return hcomm_blocks_extent(stride, elem, elem, nelems);
 }
 
+/* The offset of a strided transfer's first block at ADDR, once every block
+ * is known to lie in one segment (a negative stride runs downwards). */
+static inline size_t hcomm_strided_offset(const void *addr, ptrdiff_t stride, size_t elem,
+                                          size_t block, size_t nblocks, int *seg, int pe,
+                                          const char *routine)
+{
+    size_t ext = hcomm_blocks_extent(stride, elem, block, nblocks);
+    size_t below = stride < 0 && ext != SIZE_MAX ? ext - block : 0;
+    return hcomm_offset((const void *)((uintptr_t)addr - below), ext, seg, pe, routine) + below;
+}
+
 /* Strided transfers: NBLOCKS blocks of BLOCK bytes, the blocks' starts DST
  * (remote: SST for gets) and SST elements of ELEM bytes apart. A block is
  * one element of the backend's strided transfer, so iput (BLOCK = ELEM)
@@ -340,8 +351,7 @@ static inline void hcomm_ibput(struct hcomm_channel *ch, void *dest, const void 
     if (!nblocks || !block)
         return;
     int seg;
-    size_t off = hcomm_offset(dest, hcomm_blocks_extent(dst, elem, block, nblocks), &seg, pe,
-                              routine);
+    size_t off = hcomm_strided_offset(dest, dst, elem, block, nblocks, &seg, pe, routine);
     hcomm_unbatch(ch);
     hcomm_mark(ch, ep->rma);
     ep->rma_ops->iput(ch->bch[ep->rma], ep->rma_peer, seg, off, dst * (ptrdiff_t)elem, src,
@@ -356,8 +366,7 @@ static inline void hcomm_ibget(struct hcomm_channel *ch, void *dest, const void 
     if (!nblocks || !block)
         return;
     int seg;
-    size_t off = hcomm_offset(src, hcomm_blocks_extent(sst, elem, block, nblocks), &seg, pe,
-                              routine);
+    size_t off = hcomm_strided_offset(src, sst, elem, block, nblocks, &seg, pe, routine);
     hcomm_unbatch(ch);
     hcomm_mark(ch, ep->rma);
     ep->rma_ops->iget(ch->bch[ep->rma], ep->rma_peer, seg, off, sst * (ptrdiff_t)elem, dest,

@@ -126,6 +126,28 @@ static void test_ib_sized_generic(void)
     vv_case_end("1.6", "ibput ibget sized, generic", "8 16 32 64 128");
 }
 
+/* iput and ibput share the strided path: a negative stride (iput allows
+ * it) runs downwards from the end of an allocation. */
+static void test_iput_downwards(void)
+{
+    int me = VV_ME, n = VV_NPES, next = (me + 1) % n, prev = (me + n - 1) % n;
+    int *a = shmem_calloc(16, sizeof(int));
+    int src[8], got[8] = {0};
+    for (int i = 0; i < 8; i++)
+        src[i] = me * 10 + i;
+    shmem_barrier_all();
+    shmem_int_iput(a + 15, src, -2, 1, 8, next);
+    shmem_barrier_all();
+    shmem_int_iget(got + 7, a + 15, -1, -2, 8, next);
+    for (int i = 0; i < 16; i++)
+        VV_CHECK(a[i] == (i % 2 ? prev * 10 + (15 - i) / 2 : 0), "iput stride -2 [%d]", i);
+    for (int i = 0; i < 8; i++)
+        VV_CHECK(got[7 - i] == me * 10 + i, "iget stride -2 (what this PE put there) [%d]", i);
+    shmem_barrier_all();
+    shmem_free(a);
+    vv_case_end("1.6", "iput iget negative stride", "int");
+}
+
 /* ---- scans ---- */
 #define NS 7 /* not a multiple of any PE count tested */
 
@@ -415,6 +437,7 @@ int main(void)
     test_version(before);
     SHMEM_RMA_TYPE_TABLE(CALL_IB)
     test_ib_sized_generic();
+    test_iput_downwards();
     SHMEM_SCAN_TABLE(CALL_SCAN)
     test_scan_more();
     test_signal();

@@ -1,10 +1,14 @@
 #!/bin/bash
-# Every routine in the OpenSHMEM 1.5 API list is exported by libshmem (as
-# shmem_* and as its profiling name pshmem_*) and declared by <shmem.h>
-# (and <pshmem.h>).
-#   api_names_test.sh API_LIST LIBSHMEM_SO OSHCC
+# Every routine in an OpenSHMEM API list (1.5, or the names 1.6 adds) is
+# exported by libshmem (as shmem_* and as its profiling name pshmem_*) and
+# declared by <shmem.h> (and <pshmem.h>). The C11 type-generic names of the
+# list, given after OSHCC, are no symbols: <shmem.h> must define them as
+# macros under C11.
+#   api_names_test.sh API_LIST LIBSHMEM_SO OSHCC [GENERIC_NAME...]
 set -u
 list=$1 lib=$2 oshcc=$3
+shift 3
+generic=("$@")
 if [ ! -r "$list" ]; then
     echo "skipped: no API list at $list"
     exit 77
@@ -12,7 +16,8 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 nm -D --defined-only "$lib" | awk '{print $3}' | sort -u >"$tmp/exported"
-grep -v '^\s*$' "$list" | sort -u >"$tmp/wanted"
+printf '%s\n' "${generic[@]}" | grep -v '^$' | sort -u >"$tmp/generic"
+grep -v '^\s*$' "$list" | sort -u | comm -23 - "$tmp/generic" >"$tmp/wanted"
 missing=$(comm -23 "$tmp/wanted" "$tmp/exported")
 sed -n 's/^shmem_/pshmem_/p' "$tmp/wanted" | sort -u >"$tmp/wanted_p"
 missing_p=$(comm -23 "$tmp/wanted_p" "$tmp/exported")
@@ -40,8 +45,18 @@ check_declared() {
     fi
 }
 check_declared shmem.h "$tmp/wanted"
+if [ -s "$tmp/generic" ]; then
+    {
+        echo '#include <shmem.h>'
+        sed 's/.*/#ifndef &\n#error & is not a C11 generic name\n#endif/' "$tmp/generic"
+    } >"$tmp/generic.c"
+    if ! "$oshcc" -std=c11 -Werror -c -o "$tmp/generic.o" "$tmp/generic.c" 2>"$tmp/generic.log"; then
+        echo "C11 generic names not defined by <shmem.h>:"; grep -o 'error: .*' "$tmp/generic.log"
+        failed=1
+    fi
+fi
 check_declared pshmem.h "$tmp/wanted_p"
-total=$(wc -l <"$tmp/wanted")
+total=$(($(wc -l <"$tmp/wanted") + $(wc -l <"$tmp/generic")))
 if [ $failed = 0 ]; then
     echo "api names: $total passed, 0 failed"
 else

@@ -86,7 +86,7 @@ expect "-x sets a variable for every PE" 0 "" 5 -- "$OSHRUN" -np 2 -x SHMEM_SYMM
 
 # SHMEM_VERSION and SHMEM_INFO: PE 0 prints, once.
 expect "SHMEM_VERSION and SHMEM_INFO" 0 "" 5 -- env SHMEM_VERSION=1 SHMEM_INFO=yes "$OSHRUN" -np 3 "$RING"
-if [ "$(grep -c "OpenSHMEM 1.5" "$out")" -eq 1 ] && [ "$(grep -c "SHMEM_SYMMETRIC_SIZE" "$out")" -eq 1 ]; then
+if [ "$(grep -c "OpenSHMEM 1.6" "$out")" -eq 1 ] && [ "$(grep -c "SHMEM_SYMMETRIC_SIZE" "$out")" -eq 1 ]; then
     passes=$((passes + 1)); echo "ok   version and variables printed once"
 else
     failures=$((failures + 1)); echo "FAIL SHMEM_VERSION/SHMEM_INFO output:"; sed 's/^/     /' "$out"

@@ -1,5 +1,5 @@
 /*
- * OpenSHMEM 1.5 C API.
+ * OpenSHMEM 1.6 C API.
  * Typed routines are declared from the X-macro tables in shmem_type_tables.h.
  */
 #ifndef SHMEM_SHMEM_H
@@ -15,9 +15,12 @@ extern "C" {
 
 /* ---- Library constants ------------------------------------------------ */
 #define SHMEM_MAJOR_VERSION 1
-#define SHMEM_MINOR_VERSION 5
+#define SHMEM_MINOR_VERSION 6
 #define _SHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
 #define _SHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
+/* The specification this header implements, as its release month
+ * (OpenSHMEM 1.6: November 2024), for `#if _OPENSHMEM >= 202411`. */
+#define _OPENSHMEM 202411
 #define SHMEM_MAX_NAME_LEN 256
 #define _SHMEM_MAX_NAME_LEN SHMEM_MAX_NAME_LEN
 #define SHMEM_VENDOR_STRING "Open Symmetric Memory (oshm) 0.1"
@@ -47,6 +50,10 @@ extern "C" {
 #define SHMEM_CTX_SERIALIZED (1L << 0)
 #define SHMEM_CTX_PRIVATE (1L << 1)
 #define SHMEM_CTX_NOSTORE (1L << 2)
+
+/* Sessions (hints only). */
+#define SHMEM_CTX_SESSION_BATCH (1L << 0)
+#define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)
 
 #define SHMEM_MALLOC_ATOMICS_REMOTE (1L << 0)
 #define SHMEM_MALLOC_SIGNAL_REMOTE (1L << 1)
@@ -87,6 +94,10 @@ typedef struct {
 } shmem_team_config_t;
 #define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
 
+typedef struct {
+    size_t total_ops;
+} shmem_ctx_session_config_t;
+
 /* Unit of the 128-bit sized routines. */
 typedef struct {
     uint64_t word[2];
@@ -97,6 +108,7 @@ void shmem_init(void);
 int shmem_init_thread(int requested, int *provided);
 void shmem_query_thread(int *provided);
 void shmem_finalize(void);
+void shmem_query_initialized(int *initialized);
 void shmem_global_exit(int status);
 int shmem_my_pe(void);
 int shmem_n_pes(void);
@@ -173,6 +185,31 @@ SHMEM_RMA_TYPE_TABLE(SHMEM_DECL_RMA_)
                           size_t nelems, int pe);
 SHMEM_SIZED_TABLE(SHMEM_DECL_SIZED_RMA_)
 #undef SHMEM_DECL_SIZED_RMA_
+
+/* Blocked strided RMA (OpenSHMEM 1.6): NBLOCKS blocks of BSIZE elements,
+ * strides DST and SST in elements between the blocks' starts. */
+#define SHMEM_DECL_IBRMA_(T, N)                                                               \
+    void shmem_ctx_##N##_ibput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,       \
+                               ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);           \
+    void shmem_##N##_ibput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,             \
+                           size_t bsize, size_t nblocks, int pe);                              \
+    void shmem_ctx_##N##_ibget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,       \
+                               ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);           \
+    void shmem_##N##_ibget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,             \
+                           size_t bsize, size_t nblocks, int pe);
+SHMEM_RMA_TYPE_TABLE(SHMEM_DECL_IBRMA_)
+#undef SHMEM_DECL_IBRMA_
+#define SHMEM_DECL_SIZED_IBRMA_(BITS, UNIT)                                                   \
+    void shmem_ctx_ibput##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, \
+                               ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);           \
+    void shmem_ibput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,       \
+                           size_t bsize, size_t nblocks, int pe);                              \
+    void shmem_ctx_ibget##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, \
+                               ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);           \
+    void shmem_ibget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,       \
+                           size_t bsize, size_t nblocks, int pe);
+SHMEM_SIZED_TABLE(SHMEM_DECL_SIZED_IBRMA_)
+#undef SHMEM_DECL_SIZED_IBRMA_
 
 void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void shmem_putmem(void *dest, const void *source, size_t nelems, int pe);
@@ -285,6 +322,10 @@ SHMEM_RMA_TYPE_TABLE(SHMEM_DECL_PUT_SIGNAL_)
 SHMEM_SIZED_TABLE(SHMEM_DECL_SIZED_PUT_SIGNAL_)
 SHMEM_DECL_SIZED_PUT_SIGNAL_(mem, void)
 #undef SHMEM_DECL_SIZED_PUT_SIGNAL_
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
 
@@ -293,6 +334,8 @@ void shmem_ctx_fence(shmem_ctx_t ctx);
 void shmem_fence(void);
 void shmem_ctx_quiet(shmem_ctx_t ctx);
 void shmem_quiet(void);
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
+void shmem_pe_quiet(const int *target_pes, size_t npes);
 
 /* ---- Point-to-point synchronization -------------------------------------- */
 #define SHMEM_DECL_P2P_(T, N)                                                               \
@@ -344,6 +387,9 @@ int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
 void shmem_ctx_destroy(shmem_ctx_t ctx);
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
+                             const shmem_ctx_session_config_t *config, long config_mask);
+void shmem_ctx_session_stop(shmem_ctx_t ctx);
 
 /* ---- Teams ------------------------------------------------------------------ */
 int shmem_team_my_pe(shmem_team_t team);
@@ -400,6 +446,13 @@ SHMEM_REDUCE_ARITH_TABLE(SHMEM_DECL_REDUCE_ARITH_)
 #undef SHMEM_DECL_REDUCE_MINMAX_
 #undef SHMEM_DECL_REDUCE_ARITH_
 #undef SHMEM_DECL_REDUCE_
+
+/* Prefix sums (OpenSHMEM 1.6) over the SUM reduction types. */
+#define SHMEM_DECL_SCAN_(T, N)                                                              \
+    int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems); \
+    int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems);
+SHMEM_SCAN_TABLE(SHMEM_DECL_SCAN_)
+#undef SHMEM_DECL_SCAN_
 
 /* Deprecated active-set collectives. */
 #define SHMEM_DECL_ACTIVE_SET_(BITS)                                                        \

@@ -301,4 +301,32 @@
 #define shmem_sum_reduce(...) SHMEM_G_TEAM_T_(SHMEM_REDUCE_ARITH_GENERIC_TABLE, sum_reduce, __VA_ARGS__)
 #define shmem_prod_reduce(...) SHMEM_G_TEAM_T_(SHMEM_REDUCE_ARITH_GENERIC_TABLE, prod_reduce, __VA_ARGS__)
 
+/* ---- OpenSHMEM 1.6 ---- */
+/* Blocked strided RMA: arity 7 (plain) / 8 (context). */
+#define SHMEM_GA_ibput(T, N) , T: shmem_##N##_ibput
+#define SHMEM_GA_ctx_ibput(T, N) , T: shmem_ctx_##N##_ibput
+#define SHMEM_GA_ibget(T, N) , T: shmem_##N##_ibget
+#define SHMEM_GA_ctx_ibget(T, N) , T: shmem_ctx_##N##_ibget
+#define SHMEM_G_ibput_(...) SHMEM_G_PLAIN_(ibput, __VA_ARGS__)
+#define SHMEM_G_ctx_ibput_(...) SHMEM_G_CTX_(ibput, __VA_ARGS__)
+#define SHMEM_G_ibget_(...) SHMEM_G_PLAIN_(ibget, __VA_ARGS__)
+#define SHMEM_G_ctx_ibget_(...) SHMEM_G_CTX_(ibget, __VA_ARGS__)
+#define shmem_ibput(...) \
+    SHMEM_G_NTH9_(__VA_ARGS__, SHMEM_G_ctx_ibput_, SHMEM_G_ibput_, ~)(__VA_ARGS__)
+#define shmem_ibget(...) \
+    SHMEM_G_NTH9_(__VA_ARGS__, SHMEM_G_ctx_ibget_, SHMEM_G_ibget_, ~)(__VA_ARGS__)
+
+/* Scans over the SUM types (the team is argument 1). */
+#define SHMEM_GA_sum_inscan(T, N) , T: shmem_##N##_sum_inscan
+#define SHMEM_GA_sum_exscan(T, N) , T: shmem_##N##_sum_exscan
+#define shmem_sum_inscan(...) SHMEM_G_TEAM_T_(SHMEM_G_REDUCE_ARITH_TABLE_, sum_inscan, __VA_ARGS__)
+#define shmem_sum_exscan(...) SHMEM_G_TEAM_T_(SHMEM_G_REDUCE_ARITH_TABLE_, sum_exscan, __VA_ARGS__)
+
+/* shmem_signal_add/set(ctx, sig_addr, signal, pe): the C11 context form
+ * under the plain name (arity 3 / 4). */
+#define shmem_signal_add(...) \
+    SHMEM_G_BY_ARITY3_(shmem_ctx_signal_add, (shmem_signal_add), __VA_ARGS__)
+#define shmem_signal_set(...) \
+    SHMEM_G_BY_ARITY3_(shmem_ctx_signal_set, (shmem_signal_set), __VA_ARGS__)
+
 #endif /* SHMEM_SHMEM_GENERIC_H */

@@ -1,5 +1,5 @@
 /*
- * The type tables of the OpenSHMEM 1.5 specification as X-macros.
+ * The type tables of the OpenSHMEM 1.6 specification as X-macros.
  * Every typed routine (in the header and in the library) is generated from
  * these lists, so a type is added or fixed in exactly one place.
  *
@@ -188,6 +188,10 @@
     SHMEM_AMO_DEPRECATED_TABLE(X)                      \
     X(float, float)                                    \
     X(double, double)
+
+/* Scans (sum_inscan, sum_exscan, OpenSHMEM 1.6): the SUM column of the
+ * reduction table. */
+#define SHMEM_SCAN_TABLE(X) SHMEM_REDUCE_ARITH_TABLE(X)
 
 /* Deprecated active-set reductions (shmem_TYPENAME_OP_to_all). */
 #define SHMEM_TO_ALL_BITWISE_TABLE(X)                  \

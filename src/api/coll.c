@@ -242,3 +242,15 @@ SHMEM_TO_ALL_BITWISE_TABLE(DEFINE_SIGNED_BITWISE_COMBINE)
 SHMEM_TO_ALL_BITWISE_TABLE(DEFINE_BITWISE_TO_ALL)
 SHMEM_TO_ALL_MINMAX_TABLE(DEFINE_MINMAX_TO_ALL)
 SHMEM_TO_ALL_ARITH_TABLE(DEFINE_ARITH_TO_ALL)
+
+/* ---- scans (OpenSHMEM 1.6) over the SUM types, with the sum combine ---- */
+#define DEFINE_SCAN(T, N, KIND, EXCLUSIVE)                                                    \
+    OSHM_FN(int, shmem_##N##_sum_##KIND, (shmem_team_t team, T *dest, const T *source,        \
+                                          size_t nelems))                                     \
+    {                                                                                         \
+        oshm_scan(team_set(team, "shmem_" #N "_sum_" #KIND), dest, source, nelems, sizeof(T), \
+                  combine_##N##_sum, EXCLUSIVE);                                              \
+        return 0;                                                                             \
+    }
+#define DEFINE_SCANS(T, N) DEFINE_SCAN(T, N, inscan, false) DEFINE_SCAN(T, N, exscan, true)
+SHMEM_SCAN_TABLE(DEFINE_SCANS)

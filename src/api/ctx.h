@@ -16,6 +16,11 @@ struct shmem_ctx_impl {
     struct hcomm_channel *channel;
     long options;
     shmem_team_t team;
+    /* A session's hints (src/api/session.c): options OR-ed over the starts
+     * since the last stop, and the expected number of operations. */
+    long session_options;
+    size_t session_total_ops;
+    bool in_session;
 };
 
 _Noreturn void oshm_bad_ctx(const char *routine);

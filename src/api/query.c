@@ -60,6 +60,12 @@ OSHM_FN(void *, shmem_ptr, (const void *dest, int pe))
     return hcomm_ptr(dest, pe, "shmem_ptr");
 }
 
+/* Any time, any thread: one load of the word every entry point tests. */
+OSHM_FN(void, shmem_query_initialized, (int *initialized))
+{
+    *initialized = __atomic_load_n(&oshm_state.running, __ATOMIC_ACQUIRE) ? 1 : 0;
+}
+
 OSHM_FN(void, shmem_info_get_version, (int *major, int *minor))
 {
     *major = SHMEM_MAJOR_VERSION;

@@ -2,8 +2,12 @@
  * Remote memory access routines, generated from the type tables. Each
  * routine is its context form; the plain form uses SHMEM_CTX_DEFAULT.
  */
+#include <stdint.h>
+#include <stdlib.h>
+
 #include "api/api.h"
 #include "api/ctx.h"
+#include "util/log.h"
 
 static inline void rma_put(shmem_ctx_t ctx, void *dest, const void *src, size_t bytes, int pe,
                            bool nbi, const char *routine)
@@ -77,6 +81,45 @@ SHMEM_RMA_TYPE_TABLE(DEFINE_TYPED_RMA)
                       iget##BITS, void, BITS / 8)
 SHMEM_SIZED_TABLE(DEFINE_SIZED_RMA)
 
+/* ---- blocked strided RMA (OpenSHMEM 1.6) ---- */
+
+/* The specification wants each stride at least the block size (blocks
+ * never overlap), and the block's bytes must be a size_t. */
+static void check_blocks(ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t bsize,
+                         size_t nblocks, const char *routine)
+{
+    if (!nblocks || !bsize)
+        return;
+    if (bsize > (size_t)PTRDIFF_MAX / elem || dst < (ptrdiff_t)bsize || sst < (ptrdiff_t)bsize)
+        oshm_fatal("%s: block size %zu with strides dst %td and sst %td: each stride must be "
+                   "at least the block size",
+                   routine, bsize, dst, sst);
+}
+
+#define DEFINE_BLOCKED(HOP, NAME, T, ELEM)                                                    \
+    OSHM_FN(void, shmem_ctx_##NAME,                                                           \
+            (shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,         \
+             size_t bsize, size_t nblocks, int pe))                                           \
+    {                                                                                         \
+        struct hcomm_channel *ch = oshm_enter(ctx, "shmem_" #NAME);                           \
+        int world = oshm_ctx_pe(ctx, pe, "shmem_" #NAME);                                     \
+        check_blocks(dst, sst, ELEM, bsize, nblocks, "shmem_" #NAME);                         \
+        HOP(ch, dest, source, dst, sst, ELEM, bsize * (ELEM), nblocks, world, "shmem_" #NAME); \
+        oshm_leave();                                                                         \
+    }                                                                                         \
+    OSHM_PLAIN_VOID(NAME, (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,           \
+                           size_t bsize, size_t nblocks, int pe),                             \
+                    (SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, pe))
+
+#define DEFINE_TYPED_BLOCKED(T, N)                                                            \
+    DEFINE_BLOCKED(hcomm_ibput, N##_ibput, T, sizeof(T))                                      \
+    DEFINE_BLOCKED(hcomm_ibget, N##_ibget, T, sizeof(T))
+SHMEM_RMA_TYPE_TABLE(DEFINE_TYPED_BLOCKED)
+#define DEFINE_SIZED_BLOCKED(BITS, UNIT)                                                      \
+    DEFINE_BLOCKED(hcomm_ibput, ibput##BITS, void, BITS / 8)                                  \
+    DEFINE_BLOCKED(hcomm_ibget, ibget##BITS, void, BITS / 8)
+SHMEM_SIZED_TABLE(DEFINE_SIZED_BLOCKED)
+
 DEFINE_CONTIGUOUS(rma_put, putmem, false, void, 1)
 DEFINE_CONTIGUOUS(rma_put, putmem_nbi, true, void, 1)
 DEFINE_CONTIGUOUS(rma_get, getmem, false, void, 1)
@@ -104,4 +147,30 @@ OSHM_FN(void, shmem_quiet, (void))
 {
     oshm_require_init("shmem_quiet");
     hcomm_quiet(&hcomm.default_channel);
+}
+
+/* Only the listed PEs' operations are completed where the backend can
+ * single one out (UCX flushes one endpoint; shared memory has nothing in
+ * flight). PE numbers are the context's team's, like every other
+ * routine's. */
+OSHM_FN(void, shmem_ctx_pe_quiet, (shmem_ctx_t ctx, const int *target_pes, size_t npes))
+{
+    oshm_require_init("shmem_ctx_pe_quiet");
+    if (ctx == SHMEM_CTX_INVALID || npes == 0)
+        return;
+    if (!target_pes)
+        oshm_fatal("shmem_ctx_pe_quiet: target_pes is NULL with npes %zu", npes);
+    int small[16];
+    int *world = npes <= 16 ? small : malloc(npes * sizeof *world);
+    if (!world)
+        oshm_fatal("shmem_ctx_pe_quiet: out of memory for %zu PE numbers", npes);
+    for (size_t i = 0; i < npes; i++)
+        world[i] = oshm_ctx_pe(ctx, target_pes[i], "shmem_ctx_pe_quiet");
+    hcomm_pe_quiet(ctx->channel, world, npes);
+    if (world != small)
+        free(world);
+}
+OSHM_FN(void, shmem_pe_quiet, (const int *target_pes, size_t npes))
+{
+    pshmem_ctx_pe_quiet(SHMEM_CTX_DEFAULT, target_pes, npes);
 }

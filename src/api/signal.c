@@ -51,6 +51,28 @@ SHMEM_RMA_TYPE_TABLE(DEFINE_TYPED_PUT_SIGNAL)
 SHMEM_SIZED_TABLE(DEFINE_SIZED_PUT_SIGNAL)
 DEFINE_PUT_SIGNAL(putmem, void, 1)
 
+/* signal_add/set (OpenSHMEM 1.6) take the path of put-with-signal's signal,
+ * so the two are atomic with respect to each other. */
+static inline void signal_only(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe,
+                               enum hcomm_signal_op op, const char *routine)
+{
+    struct hcomm_channel *ch = oshm_enter(ctx, routine);
+    hcomm_signal(ch, sig_addr, signal, op, oshm_ctx_pe(ctx, pe, routine), routine);
+    oshm_leave();
+}
+OSHM_FN(void, shmem_ctx_signal_add, (shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe))
+{
+    signal_only(ctx, sig_addr, signal, pe, HCOMM_SIGNAL_ADD, "shmem_signal_add");
+}
+OSHM_FN(void, shmem_ctx_signal_set, (shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe))
+{
+    signal_only(ctx, sig_addr, signal, pe, HCOMM_SIGNAL_SET, "shmem_signal_set");
+}
+OSHM_PLAIN_VOID(signal_add, (uint64_t * sig_addr, uint64_t signal, int pe),
+                (SHMEM_CTX_DEFAULT, sig_addr, signal, pe))
+OSHM_PLAIN_VOID(signal_set, (uint64_t * sig_addr, uint64_t signal, int pe),
+                (SHMEM_CTX_DEFAULT, sig_addr, signal, pe))
+
 OSHM_FN(uint64_t, shmem_signal_fetch, (const uint64_t *sig_addr))
 {
     oshm_require_init("shmem_signal_fetch");

@@ -27,6 +27,7 @@
 #ifndef OSHM_HCOMM_H
 #define OSHM_HCOMM_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -80,8 +81,21 @@ struct hcomm_ep {
     struct backend_peer *peer[HCOMM_MAX_BACKENDS]; /* each backend's, NULL if it does not reach PE */
 };
 
+/* A SHMEM_CTX_SESSION_BATCH session's run of small puts (hcomm_batch.c). */
+#define HCOMM_BATCH_MAX_PUT 256 /* larger puts are sent as they come */
+struct hcomm_batch {
+    struct hcomm_channel *ch;
+    pthread_t owner; /* the session's thread: its waits send the run */
+    struct hcomm_batch *next;
+    int pe, seg;
+    size_t off; /* where the run starts at PE */
+    size_t len; /* bytes held; 0: none */
+    char data[8192];
+};
+
 struct hcomm_channel {
     struct backend_chan *bch[HCOMM_MAX_BACKENDS];
+    struct hcomm_batch *batch; /* while a BATCH session runs, or NULL */
     enum hcomm_chan_mode mode;
     /* Bit b stands for hcomm.backend[b]. */
     _Atomic unsigned used;    /* operations since the last quiet */
@@ -213,6 +227,27 @@ static inline void hcomm_mark_amo(struct hcomm_channel *ch, const struct hcomm_e
     }
 }
 
+/* ---- batches of a BATCH session (hcomm_batch.c) ---- */
+/* Starts or ends batching on CH (no-op where it would not help or is not
+ * safe: a channel shared by threads at once, a job without a network). */
+void hcomm_batch_begin(struct hcomm_channel *ch);
+void hcomm_batch_end(struct hcomm_channel *ch);
+/* Takes a put into CH's run; false when it must go as it is (the run was
+ * sent first). */
+bool hcomm_batch_put(struct hcomm_channel *ch, const struct hcomm_ep *ep, int seg, size_t off,
+                     const void *src, size_t len);
+/* Sends CH's run. */
+void hcomm_batch_flush(struct hcomm_channel *ch);
+/* Sends the runs of the calling thread's sessions (from its waits). */
+unsigned hcomm_batch_progress(void);
+
+/* Every operation but a batched put sends the run first. */
+static inline void hcomm_unbatch(struct hcomm_channel *ch)
+{
+    if (__builtin_expect(ch->batch != NULL, 0))
+        hcomm_batch_flush(ch);
+}
+
 static inline void hcomm_put(struct hcomm_channel *ch, void *dest, const void *src, size_t len,
                              int pe, bool nbi, const char *routine)
 {
@@ -221,6 +256,8 @@ static inline void hcomm_put(struct hcomm_channel *ch, void *dest, const void *s
         return;
     int seg;
     size_t off = hcomm_offset(dest, len, &seg, pe, routine);
+    if (__builtin_expect(ch->batch != NULL, 0) && hcomm_batch_put(ch, ep, seg, off, src, len))
+        return;
     hcomm_mark(ch, ep->rma);
     ep->rma_ops->put(ch->bch[ep->rma], ep->rma_peer, seg, off, src, len, nbi);
 }
@@ -233,6 +270,7 @@ static inline void hcomm_get(struct hcomm_channel *ch, void *dest, const void *s
         return;
     int seg;
     size_t off = hcomm_offset(src, len, &seg, pe, routine);
+    hcomm_unbatch(ch);
     hcomm_mark(ch, ep->rma);
     ep->rma_ops->get(ch->bch[ep->rma], ep->rma_peer, seg, off, dest, len, nbi);
 }
@@ -245,6 +283,7 @@ static inline void hcomm_signal(struct hcomm_channel *ch, uint64_t *sig, uint64_
     struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
     int seg;
     size_t off = hcomm_offset(sig, sizeof *sig, &seg, pe, routine);
+    hcomm_unbatch(ch);
     /* The data went through the RMA backend (a local one, when the two
      * differ: its stores are done, they need only be ordered first). */
     if (ep->dual)
@@ -261,49 +300,99 @@ static inline uint64_t hcomm_amo(struct hcomm_channel *ch, void *dest, size_t si
     struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
     int seg;
     size_t off = hcomm_offset(dest, size, &seg, pe, routine);
+    hcomm_unbatch(ch);
     hcomm_mark_amo(ch, ep);
     return ep->amo_ops->amo(ch->bch[ep->amo], ep->amo_peer, seg, off, (enum backend_amo_op)op,
                             size, operand, compare);
 }
 
+/* Byte extent of NBLOCKS blocks of BLOCK bytes whose starts are STRIDE
+ * elements of ELEM bytes apart; SIZE_MAX (no segment holds it) when that
+ * does not fit in a size_t or a stride in bytes would not fit in a
+ * ptrdiff_t. */
+static inline size_t hcomm_blocks_extent(ptrdiff_t stride, size_t elem, size_t block,
+                                         size_t nblocks)
+{
+    size_t step = stride < 0 ? (size_t)0 - (size_t)stride : (size_t)stride, ext;
+    if (!nblocks)
+        return 0;
+    if (__builtin_mul_overflow(step, elem, &step) || step > (size_t)PTRDIFF_MAX ||
+        __builtin_mul_overflow(nblocks - 1, step, &ext) || __builtin_add_overflow(ext, block, &ext))
+        return SIZE_MAX;
+    return ext;
+}
+
 /* Byte extent of NELEMS elements of ELEM bytes STRIDE elements apart. */
 static inline size_t hcomm_strided_extent(ptrdiff_t stride, size_t elem, size_t nelems)
 {
-    size_t step = (size_t)(stride < 0 ? -stride : stride);
-    return nelems ? (nelems - 1) * step * elem + elem : 0;
+    return hcomm_blocks_extent(stride, elem, elem, nelems);
+}
+
+/* The offset of a strided transfer's first block at ADDR, once every block
+ * is known to lie in one segment (a negative stride runs downwards). */
+static inline size_t hcomm_strided_offset(const void *addr, ptrdiff_t stride, size_t elem,
+                                          size_t block, size_t nblocks, int *seg, int pe,
+                                          const char *routine)
+{
+    size_t ext = hcomm_blocks_extent(stride, elem, block, nblocks);
+    size_t below = stride < 0 && ext != SIZE_MAX ? ext - block : 0;
+    return hcomm_offset((const void *)((uintptr_t)addr - below), ext, seg, pe, routine) + below;
+}
+
+/* Strided transfers: NBLOCKS blocks of BLOCK bytes, the blocks' starts DST
+ * (remote: SST for gets) and SST elements of ELEM bytes apart. A block is
+ * one element of the backend's strided transfer, so iput (BLOCK = ELEM)
+ * and the blocked ibput of OpenSHMEM 1.6 share one path. */
+static inline void hcomm_ibput(struct hcomm_channel *ch, void *dest, const void *src,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t block,
+                               size_t nblocks, int pe, const char *routine)
+{
+    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    if (!nblocks || !block)
+        return;
+    int seg;
+    size_t off = hcomm_strided_offset(dest, dst, elem, block, nblocks, &seg, pe, routine);
+    hcomm_unbatch(ch);
+    hcomm_mark(ch, ep->rma);
+    ep->rma_ops->iput(ch->bch[ep->rma], ep->rma_peer, seg, off, dst * (ptrdiff_t)elem, src,
+                      sst * (ptrdiff_t)elem, block, nblocks);
+}
+
+static inline void hcomm_ibget(struct hcomm_channel *ch, void *dest, const void *src,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t block,
+                               size_t nblocks, int pe, const char *routine)
+{
+    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    if (!nblocks || !block)
+        return;
+    int seg;
+    size_t off = hcomm_strided_offset(src, sst, elem, block, nblocks, &seg, pe, routine);
+    hcomm_unbatch(ch);
+    hcomm_mark(ch, ep->rma);
+    ep->rma_ops->iget(ch->bch[ep->rma], ep->rma_peer, seg, off, sst * (ptrdiff_t)elem, dest,
+                      dst * (ptrdiff_t)elem, block, nblocks);
 }
 
 static inline void hcomm_iput(struct hcomm_channel *ch, void *dest, const void *src,
                               ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t nelems, int pe,
                               const char *routine)
 {
-    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
-    if (!nelems)
-        return;
-    int seg;
-    size_t off = hcomm_offset(dest, hcomm_strided_extent(dst, elem, nelems), &seg, pe, routine);
-    hcomm_mark(ch, ep->rma);
-    ep->rma_ops->iput(ch->bch[ep->rma], ep->rma_peer, seg, off, dst * (ptrdiff_t)elem, src,
-                      sst * (ptrdiff_t)elem, elem, nelems);
+    hcomm_ibput(ch, dest, src, dst, sst, elem, elem, nelems, pe, routine);
 }
 
 static inline void hcomm_iget(struct hcomm_channel *ch, void *dest, const void *src,
                               ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t nelems, int pe,
                               const char *routine)
 {
-    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
-    if (!nelems)
-        return;
-    int seg;
-    size_t off = hcomm_offset(src, hcomm_strided_extent(sst, elem, nelems), &seg, pe, routine);
-    hcomm_mark(ch, ep->rma);
-    ep->rma_ops->iget(ch->bch[ep->rma], ep->rma_peer, seg, off, sst * (ptrdiff_t)elem, dest,
-                      dst * (ptrdiff_t)elem, elem, nelems);
+    hcomm_ibget(ch, dest, src, dst, sst, elem, elem, nelems, pe, routine);
 }
 
 /* Fence and quiet reach every backend the channel used. */
 void hcomm_fence(struct hcomm_channel *ch);
 void hcomm_quiet(struct hcomm_channel *ch);
+/* Completes CH's operations to the NPES world PEs of PES (valid numbers);
+ * a backend that cannot single out a PE completes all of its own. */
+void hcomm_pe_quiet(struct hcomm_channel *ch, const int *pes, size_t npes);
 /* Progresses every backend that needs it; waits call it while they poll. */
 unsigned hcomm_progress(void);
 /* Threads other than the program's will use the default channel from now

@@ -23,6 +23,7 @@ int hcomm_channel_init(struct hcomm_channel *ch, enum hcomm_chan_mode mode, bool
 
 void hcomm_channel_fini(struct hcomm_channel *ch)
 {
+    hcomm_batch_end(ch);
     hcomm_quiet(ch);
     for (int b = 0; b < hcomm.n_backends; b++) {
         hcomm.backend[b]->chan_close(ch->bch[b]);
@@ -54,6 +55,7 @@ void hcomm_channel_destroy(struct hcomm_channel *ch)
  * every context, and no backend saw them. */
 void hcomm_fence(struct hcomm_channel *ch)
 {
+    hcomm_unbatch(ch);
     if (!hcomm.mixed) {
         hcomm.backend[0]->fence(ch->bch[0]);
         return;
@@ -72,6 +74,7 @@ void hcomm_fence(struct hcomm_channel *ch)
 
 void hcomm_quiet(struct hcomm_channel *ch)
 {
+    hcomm_unbatch(ch);
     if (!hcomm.mixed) {
         hcomm.backend[0]->quiet(ch->bch[0]);
         return;
@@ -83,9 +86,38 @@ void hcomm_quiet(struct hcomm_channel *ch)
             hcomm.backend[b]->quiet(ch->bch[b]);
 }
 
+void hcomm_pe_quiet(struct hcomm_channel *ch, const int *pes, size_t npes)
+{
+    hcomm_unbatch(ch);
+    if (!hcomm.mixed) {
+        hcomm.backend[0]->quiet(ch->bch[0]);
+        return;
+    }
+    /* The used bits stay: operations to other PEs may still be in flight. */
+    unsigned used = atomic_load_explicit(&ch->used, memory_order_relaxed);
+    unsigned whole = 1u; /* quieted once each; the local backend always (see hcomm_fence) */
+    for (size_t i = 0; i < npes; i++) {
+        const struct hcomm_ep *ep = &hcomm.eps[pes[i]];
+        const unsigned b[2] = {ep->rma, ep->amo};
+        struct backend_peer *const peer[2] = {ep->rma_peer, ep->amo_peer};
+        for (int k = 0; k < (ep->dual ? 2 : 1); k++) {
+            if (!(used & (1u << b[k])) || (whole & (1u << b[k])))
+                continue;
+            const struct backend_ops *ops = hcomm.backend[b[k]];
+            if (ops->quiet_pe)
+                ops->quiet_pe(ch->bch[b[k]], peer[k]);
+            else
+                whole |= 1u << b[k];
+        }
+    }
+    for (int b = 0; b < hcomm.n_backends; b++)
+        if (whole & (1u << b))
+            hcomm.backend[b]->quiet(ch->bch[b]);
+}
+
 unsigned hcomm_progress(void)
 {
-    unsigned n = 0;
+    unsigned n = hcomm_batch_progress();
     for (int b = 0; b < hcomm.n_backends; b++)
         if (hcomm.backend[b]->progress)
             n += hcomm.backend[b]->progress();
@@ -97,6 +129,7 @@ void hcomm_threads_begin(void)
     struct hcomm_channel *ch = &hcomm.default_channel;
     if (ch->mode == HCOMM_CHAN_SHARED)
         return;
+    hcomm_batch_end(ch); /* the run is not for threads at once */
     for (int b = 0; b < hcomm.n_backends; b++)
         if (hcomm.backend[b]->chan_share)
             hcomm.backend[b]->chan_share(ch->bch[b]);

@@ -130,3 +130,32 @@ void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, si
     }
     finish(s);
 }
+
+void oshm_scan(const struct oshm_pe_set *s, void *dest, const void *source, size_t nelems,
+               size_t elem, oshm_combine_fn combine, bool exclusive)
+{
+    oshm_barrier_sync(s);
+    size_t n = (size_t)s->size, c = (size_t)s->my_index;
+    size_t lo = nelems * c / n, hi = nelems * (c + 1) / n, count = hi - lo;
+    if (count) {
+        size_t bytes = count * elem, off = lo * elem;
+        char *acc = calloc(1, bytes), *in = malloc(bytes);
+        if (!acc || !in)
+            oshm_fatal("scan: out of memory for %zu bytes", bytes);
+        for (int p = 0; p < s->size; p++) {
+            int pe = oshm_set_pe(s, p);
+            hcomm_get(CH, in, (const char *)source + off, bytes, pe, false, "scan");
+            if (exclusive)
+                hcomm_put(CH, (char *)dest + off, acc, bytes, pe, false, "scan");
+            if (p == 0)
+                memcpy(acc, in, bytes);
+            else
+                combine(acc, in, count);
+            if (!exclusive)
+                hcomm_put(CH, (char *)dest + off, acc, bytes, pe, false, "scan");
+        }
+        free(acc);
+        free(in);
+    }
+    finish(s);
+}

@@ -12,6 +12,11 @@
  *   reduce     reduce-scatter then allgather: PE c combines chunk c of every
  *              PE's source and writes the result into every PE's dest. Only
  *              PE c touches chunk c anywhere, so dest may be source.
+ *   scan       the same split: PE c reads chunk c of each PE's source in
+ *              set order and writes each PE its running sum (inclusive) or
+ *              the sum before it (exclusive, zeros on the first PE). A PE's
+ *              source chunk is read before its dest chunk is written, so
+ *              dest may be source here too.
  */
 #ifndef OSHM_TEAM_COLL_H
 #define OSHM_TEAM_COLL_H
@@ -33,5 +38,10 @@ void oshm_alltoalls(const struct oshm_pe_set *s, void *dest, const void *source,
                     ptrdiff_t sst, size_t elem, size_t nelems);
 void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, size_t nreduce,
                  size_t elem, oshm_combine_fn combine);
+
+/* EXCLUSIVE: the first PE gets all-zero bytes, which is 0 in every
+ * arithmetic type. */
+void oshm_scan(const struct oshm_pe_set *s, void *dest, const void *source, size_t nelems,
+               size_t elem, oshm_combine_fn combine, bool exclusive);
 
 #endif

@@ -157,6 +157,9 @@ struct backend_ops {
     void (*fence)(struct backend_chan *ch);
     /* Completes every operation CH issued through this backend. */
     void (*quiet)(struct backend_chan *ch);
+    /* Completes CH's operations to P only (shmem_pe_quiet); the others may
+     * stay in flight. NULL: hcomm calls quiet instead. */
+    void (*quiet_pe)(struct backend_chan *ch, struct backend_peer *p);
     /* Carries out peers' operations that need this PE's CPU, and moves
      * this PE's own along; safe from any thread; returns how much it did.
      * NULL when there are none. */

@@ -24,7 +24,7 @@ int main(void)
 
     int major = 0, minor = 0;
     shmem_info_get_version(&major, &minor);
-    CHECK(major == 1 && minor == 5, "version %d.%d", major, minor);
+    CHECK(major == 1 && minor == 6, "version %d.%d", major, minor);
     char name[SHMEM_MAX_NAME_LEN];
     shmem_info_get_name(name);
     CHECK(strcmp(name, SHMEM_VENDOR_STRING) == 0, "name '%s'", name);

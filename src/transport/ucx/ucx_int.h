@@ -135,6 +135,7 @@ uint64_t ucx_amo(struct backend_chan *ch, struct backend_peer *p, int seg, size_
 void *ucx_ptr(struct backend_peer *p, int seg, size_t off);
 void ucx_fence(struct backend_chan *ch);
 void ucx_quiet(struct backend_chan *ch);
+void ucx_quiet_pe(struct backend_chan *ch, struct backend_peer *p);
 const char *ucx_describe(struct backend_peer *p);
 
 static inline struct ucx_link *ucx_link_of(struct backend_chan *ch, struct backend_peer *p)

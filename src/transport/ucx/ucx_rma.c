@@ -255,6 +255,17 @@ void ucx_quiet(struct backend_chan *ch)
     ucx_leave(ch);
 }
 
+/* One endpoint's flush: shmem_pe_quiet leaves the other peers' operations
+ * in flight. A peer this channel never reached has nothing to complete. */
+void ucx_quiet_pe(struct backend_chan *ch, struct backend_peer *p)
+{
+    ucx_enter(ch);
+    struct ucx_link *l = ch->link[p->pe];
+    if (l)
+        flush_link(ch, l, "pe_quiet", p->pe);
+    ucx_leave(ch);
+}
+
 const char *ucx_describe(struct backend_peer *p)
 {
     (void)p;

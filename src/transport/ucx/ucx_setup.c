@@ -314,6 +314,7 @@ const struct backend_ops ucx_backend = {
     .ptr = ucx_ptr,
     .fence = ucx_fence,
     .quiet = ucx_quiet,
+    .quiet_pe = ucx_quiet_pe,
     .progress = ucx_progress,
     .describe = ucx_describe,
 };

@@ -103,6 +103,7 @@ static unsigned long bits;
 static long flag;
 static int total, mine;
 static short stride[6];
+static uint64_t sigword;
 int main() {
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
@@ -128,6 +129,15 @@ int main() {
     mine = me + 1;
     shmem_sum_reduce(SHMEM_TEAM_WORLD, &total, &mine, 1);
     wrong |= total != n * (n + 1) / 2;
+    static int scan;                                 // OpenSHMEM 1.6 generic names
+    shmem_sum_exscan(SHMEM_TEAM_WORLD, &scan, &mine, 1);
+    wrong |= scan != me * (me + 1) / 2;
+    long blocks[4] = {0, 0, 0, 0};
+    shmem_ibget(blocks, src, 2, 2, 1, 2, right);     // src[0] and src[2]
+    wrong |= blocks[0] != 100 * right || blocks[2] != 100 * right + 2;
+    shmem_signal_add(SHMEM_CTX_DEFAULT, &sigword, 2, right);
+    shmem_barrier_all();
+    wrong |= shmem_signal_fetch(&sigword) != 2;
     shmem_atomic_set(&flag, 7L, right);
     shmem_wait_until(&flag, SHMEM_CMP_EQ, 7L);       // long: the deprecated C name's type too
     wrong |= shmem_test(&flag, SHMEM_CMP_NE, 7L);

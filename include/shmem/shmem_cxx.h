@@ -202,6 +202,37 @@ SHMEM_REDUCE_ARITH_GENERIC_TABLE(SHMEM_CXX_REDUCE_ARITH_)
 #undef SHMEM_CXX_REDUCE_ARITH_
 #undef SHMEM_CXX_REDUCE_
 
+/* ---- OpenSHMEM 1.6: blocked strided RMA, scans, signal updates ---- */
+#define SHMEM_CXX_IBRMA_(T, N)                                                              \
+    inline void shmem_ibput(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,   \
+                            size_t nblocks, int pe)                                         \
+    { shmem_##N##_ibput(d, s, dst, sst, bsize, nblocks, pe); }                              \
+    inline void shmem_ibput(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst,  \
+                            size_t bsize, size_t nblocks, int pe)                           \
+    { shmem_ctx_##N##_ibput(c, d, s, dst, sst, bsize, nblocks, pe); }                       \
+    inline void shmem_ibget(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,   \
+                            size_t nblocks, int pe)                                         \
+    { shmem_##N##_ibget(d, s, dst, sst, bsize, nblocks, pe); }                              \
+    inline void shmem_ibget(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst,  \
+                            size_t bsize, size_t nblocks, int pe)                           \
+    { shmem_ctx_##N##_ibget(c, d, s, dst, sst, bsize, nblocks, pe); }
+SHMEM_RMA_GENERIC_TYPE_TABLE(SHMEM_CXX_IBRMA_)
+#undef SHMEM_CXX_IBRMA_
+
+#define SHMEM_CXX_SCAN_(T, N)                                                               \
+    inline int shmem_sum_inscan(shmem_team_t t, T *d, const T *s, size_t n)                 \
+    { return shmem_##N##_sum_inscan(t, d, s, n); }                                          \
+    inline int shmem_sum_exscan(shmem_team_t t, T *d, const T *s, size_t n)                 \
+    { return shmem_##N##_sum_exscan(t, d, s, n); }
+SHMEM_REDUCE_ARITH_GENERIC_TABLE(SHMEM_CXX_SCAN_)
+#undef SHMEM_CXX_SCAN_
+
+/* The C11 generic names also take a context first. */
+inline void shmem_signal_add(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe)
+{ shmem_ctx_signal_add(c, sig, v, pe); }
+inline void shmem_signal_set(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe)
+{ shmem_ctx_signal_set(c, sig, v, pe); }
+
 } /* extern "C++" */
 
 #endif /* SHMEM_SHMEM_CXX_H */

@@ -319,8 +319,8 @@
 /* Scans over the SUM types (the team is argument 1). */
 #define SHMEM_GA_sum_inscan(T, N) , T: shmem_##N##_sum_inscan
 #define SHMEM_GA_sum_exscan(T, N) , T: shmem_##N##_sum_exscan
-#define shmem_sum_inscan(...) SHMEM_G_TEAM_T_(SHMEM_G_REDUCE_ARITH_TABLE_, sum_inscan, __VA_ARGS__)
-#define shmem_sum_exscan(...) SHMEM_G_TEAM_T_(SHMEM_G_REDUCE_ARITH_TABLE_, sum_exscan, __VA_ARGS__)
+#define shmem_sum_inscan(...) SHMEM_G_TEAM_T_(SHMEM_REDUCE_ARITH_GENERIC_TABLE, sum_inscan, __VA_ARGS__)
+#define shmem_sum_exscan(...) SHMEM_G_TEAM_T_(SHMEM_REDUCE_ARITH_GENERIC_TABLE, sum_exscan, __VA_ARGS__)
 
 /* shmem_signal_add/set(ctx, sig_addr, signal, pe): the C11 context form
  * under the plain name (arity 3 / 4). */

@@ -66,8 +66,14 @@ void slurm_handover(void)
     argv[n++] = "--mpi=pmix";
     /* One PE failing ends the job, as oshrun's own launch does. */
     argv[n++] = "--kill-on-bad-exit=1";
-    if (opt.np_given) {
-        snprintf(np, sizeof np, "--ntasks=%d", opt.npes);
+    /* srun would take the allocation's task count (SLURM_NTASKS) over -N. */
+    const char *nodes = getenv("SLURM_JOB_NUM_NODES");
+    if (!nodes)
+        nodes = getenv("SLURM_NNODES");
+    long nnodes = nodes ? strtol(nodes, NULL, 10) : 0;
+    if (opt.np_given || (opt.per_node && nnodes > 0)) {
+        snprintf(np, sizeof np, "--ntasks=%ld",
+                 opt.np_given ? (long)opt.npes : opt.per_node * nnodes);
         argv[n++] = np;
     }
     if (opt.per_node) {

@@ -4,5 +4,6 @@
 oshm_pe_program(where)
 add_test(NAME launcher.options COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/oshrun_options_test.sh
   ${OSHRUN} $<TARGET_FILE:where>)
-set_tests_properties(launcher.options PROPERTIES TIMEOUT 300 LABELS launcher)
+set_tests_properties(launcher.options PROPERTIES TIMEOUT 300 LABELS launcher
+  RESOURCE_LOCK dev_shm)
 include(${CMAKE_CURRENT_SOURCE_DIR}/slurm.cmake)

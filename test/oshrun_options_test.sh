@@ -132,6 +132,13 @@ if [ "$ncores" -ge 2 ]; then
     check one_core_each 2
     run "default for 2 PEs (Open MPI's): bound to a core each" 0 -- "$OSHRUN" -np 2 "$WHERE"
     check one_core_each 2
+    run "--bind-to core on other hosts: each host's PEs on distinct cores there" 0 \
+        -- "$OSHRUN" -np 4 --bind-to core --report-bindings --host nodea:2,nodeb:2 "${FAKE[@]}" "$WHERE"
+    check bash -c "$(declare -f field expand core_of pkg_of one_core_each); out='$out'
+        grep 'host nodea' '$out' | sed 's/^PE [0-9]*/PE 0/;2s/^PE 0/PE 1/' > '$out.a' &&
+        grep 'host nodeb' '$out' | sed 's/^PE [0-9]*/PE 0/;2s/^PE 0/PE 1/' > '$out.b' &&
+        out='$out.a' one_core_each 2 && out='$out.b' one_core_each 2 &&
+        [ \$(grep -c 'bound to socket' '$err') = 4 ]"
     run "--bind-to hwthread: one cpu each, distinct" 0 -- "$OSHRUN" -np 2 --bind-to hwthread "$WHERE"
     check bash -c "[ \"\$(awk '{print \$6}' '$out' | sort -u | grep -vc '[-,]')\" = 2 ]"
 else

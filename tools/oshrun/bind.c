@@ -11,6 +11,7 @@
  * cgroup and its own binding, as srun or taskset left it), so PEs never
  * escape what the launcher of oshrun gave it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,27 +91,32 @@ static hwloc_const_cpuset_t bound_set(hwloc_obj_t obj, enum bind_level level)
     }
 }
 
-void bind_plan(void)
+/* The topology of the cpus this process may use; 0, or -1 after printing
+ * why when binding was asked for. */
+static int load_topology(void)
 {
-    int nlocal = local_pe_count();
-    if (nlocal == 0 || (opt.bind == BIND_NONE && !opt.report_bindings))
-        return;
     hwloc_bitmap_t mine = hwloc_bitmap_alloc();
     if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0 || !mine ||
         hwloc_get_cpubind(topo, mine, HWLOC_CPUBIND_PROCESS) != 0 ||
         hwloc_topology_restrict(topo, mine, 0) != 0) {
         hwloc_bitmap_free(mine);
-        if (opt.bind != BIND_DEFAULT && opt.bind != BIND_NONE) {
-            fprintf(stderr, "oshrun: cannot read this machine's topology (hwloc), so cannot "
-                            "bind PEs; use --bind-to none\n");
-            exit(2);
-        }
         if (topo)
             hwloc_topology_destroy(topo);
         topo = NULL;
-        return;
+        if (opt.bind != BIND_DEFAULT && opt.bind != BIND_NONE) {
+            fprintf(stderr, "oshrun: cannot read this machine's topology (hwloc), so cannot "
+                            "bind PEs; use --bind-to none\n");
+            return -1;
+        }
+        return 0;
     }
     hwloc_bitmap_free(mine);
+    return 0;
+}
+
+/* Each of N PEs' cpus, into sets[] (NULL: not bound). */
+static void plan(int n)
+{
     int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
     int npu = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
     if (ncores <= 0)
@@ -118,29 +124,40 @@ void bind_plan(void)
     enum bind_level level = opt.bind;
     bool stack_ok = opt.oversubscribe || opt.bind_overload;
     if (level == BIND_DEFAULT)
-        level = nlocal > ncores ? BIND_NONE : nlocal <= 2 ? BIND_CORE : BIND_NUMA;
-    else if (level == BIND_CORE && nlocal > ncores && !stack_ok)
-        too_many("core", nlocal, ncores);
-    else if (level == BIND_HWTHREAD && nlocal > npu && !stack_ok)
-        too_many("hwthread", nlocal, npu);
+        level = n > ncores ? BIND_NONE : n <= 2 ? BIND_CORE : BIND_NUMA;
+    else if (level == BIND_CORE && n > ncores && !stack_ok)
+        too_many("core", n, ncores);
+    else if (level == BIND_HWTHREAD && n > npu && !stack_ok)
+        too_many("hwthread", n, npu);
     enum map_by map = opt.map;
     if (map == MAP_DEFAULT || map == MAP_NODE || map == MAP_SLOT)
-        map = map == MAP_DEFAULT && nlocal > 2 ? MAP_NUMA : MAP_CORE;
-    if (level == BIND_HWTHREAD && map == MAP_CORE && nlocal > ncores)
+        map = map == MAP_DEFAULT && n > 2 ? MAP_NUMA : MAP_CORE;
+    if (level == BIND_HWTHREAD && map == MAP_CORE && n > ncores)
         map = MAP_HWTHREAD; /* hardware threads of one core before stacking */
-    sets = calloc((size_t)nlocal, sizeof *sets);
+    sets = calloc((size_t)n, sizeof *sets);
     if (!sets) {
         fprintf(stderr, "oshrun: out of memory\n");
         exit(1);
     }
-    nsets = nlocal;
+    nsets = n;
     if (level == BIND_NONE)
         return;
-    for (int k = 0; k < nlocal; k++) {
+    for (int k = 0; k < n; k++) {
         hwloc_const_cpuset_t set = bound_set(mapped(k, map), level);
         if (set && !hwloc_bitmap_isequal(set, hwloc_get_root_obj(topo)->cpuset))
             sets[k] = hwloc_bitmap_dup(set);
     }
+}
+
+void bind_plan(void)
+{
+    int nlocal = local_pe_count();
+    if (nlocal == 0 || (opt.bind == BIND_NONE && !opt.report_bindings))
+        return;
+    if (load_topology() != 0)
+        exit(2);
+    if (topo)
+        plan(nlocal);
 }
 
 int bind_apply(int rank)
@@ -210,18 +227,13 @@ static void describe(hwloc_const_cpuset_t set, char *buf, size_t len)
     buf[n < len ? n : len - 1] = '\0';
 }
 
-void bind_report(int rank)
+/* RANK, the K-th PE of this machine, bound to sets[K] or not bound. */
+static void report(int rank, int k)
 {
-    if (!opt.report_bindings)
-        return;
     char host[64] = "";
     gethostname(host, sizeof host - 1);
     host[strcspn(host, ".")] = '\0';
-    int k = local_index(rank);
-    if (k < 0) {
-        fprintf(stderr, "[%s:%d] PE %d runs on %s: oshrun binds only the PEs of this "
-                        "machine\n", host, (int)getpid(), rank, host_of(rank)->name);
-    } else if (!sets || !sets[k]) {
+    if (!sets || !sets[k]) {
         fprintf(stderr, "[%s:%d] PE %d is not bound (or bound to all available processors)\n",
                 host, (int)getpid(), rank);
     } else {
@@ -229,6 +241,49 @@ void bind_report(int rank)
         describe(sets[k], what, sizeof what);
         fprintf(stderr, "[%s:%d] PE %d bound to %s\n", host, (int)getpid(), rank, what);
     }
+}
+
+void bind_report(int rank)
+{
+    if (!opt.report_bindings)
+        return;
+    int k = local_index(rank);
+    if (k >= 0)
+        report(rank, k);
+    else if (!bind_remote())
+        fprintf(stderr, "oshrun: PE %d runs on %s, not bound: without --bind-to, oshrun "
+                        "binds only the PEs of this machine\n", rank, host_of(rank)->name);
+}
+
+bool bind_remote(void) { return opt.bind != BIND_DEFAULT && opt.bind != BIND_NONE; }
+
+/* On another host: "oshrun --bound-exec LEVEL MAP FLAGS K N RANK -- program
+ * args", started by the launch agent, binds itself as PE K of the N there,
+ * with that host's own topology, and becomes the program. */
+int bind_exec_main(int argc, char **argv)
+{
+    if (argc < 10 || strcmp(argv[8], "--")) {
+        fprintf(stderr, "oshrun --bound-exec: LEVEL MAP FLAGS K N RANK -- program args\n");
+        return 2;
+    }
+    opt.bind = (enum bind_level)atoi(argv[2]);
+    opt.map = (enum map_by)atoi(argv[3]);
+    opt.oversubscribe = strchr(argv[4], 'o') != NULL;
+    opt.report_bindings = strchr(argv[4], 'r') != NULL;
+    int k = atoi(argv[5]), n = atoi(argv[6]), rank = atoi(argv[7]);
+    if (k < 0 || n < 1 || k >= n || load_topology() != 0 || !topo)
+        return 127;
+    plan(n);
+    if (opt.report_bindings)
+        report(rank, k);
+    if (sets[k] && hwloc_set_cpubind(topo, sets[k], HWLOC_CPUBIND_PROCESS) != 0) {
+        fprintf(stderr, "oshrun: cannot bind PE %d on this host\n", rank);
+        return 127;
+    }
+    bind_fini();
+    execvp(argv[9], argv + 9);
+    fprintf(stderr, "oshrun: cannot run '%s': %s\n", argv[9], strerror(errno));
+    return 127;
 }
 
 void bind_fini(void)
@@ -264,6 +319,16 @@ void bind_report(int rank)
 {
     if (opt.report_bindings)
         fprintf(stderr, "oshrun: PE %d is not bound (this build has no hwloc)\n", rank);
+}
+
+bool bind_remote(void) { return false; }
+
+int bind_exec_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "oshrun: this build has no hwloc (libhwloc-dev): it cannot bind PEs\n");
+    return 127;
 }
 
 void bind_fini(void) {}

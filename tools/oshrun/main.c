@@ -97,6 +97,8 @@ static void run(int sigfd)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--bound-exec"))
+        return bind_exec_main(argc, argv);
     options_parse(argc, argv);
     slurm_handover();
     place_pes();
@@ -132,6 +134,7 @@ int main(int argc, char **argv)
     server_fini();
     job_fini();
     bind_fini();
+    place_fini();
     options_free();
     close(sigfd);
     return exit_status;

@@ -37,9 +37,11 @@ static void usage(FILE *f)
         "                            sockets in turn (numa, socket)\n"
         "  --oversubscribe           allow more PEs than slots on a host, and than\n"
         "                            cores when binding\n"
-        "Binding (PEs on this machine; default: core for 1 or 2 PEs, numa beyond,\n"
-        "none when the PEs outnumber the cores):\n"
+        "Binding (default, on this machine: core for 1 or 2 PEs, numa beyond, none\n"
+        "when the PEs outnumber the cores):\n"
         "  --bind-to none|hwthread|core|numa|socket[:overload-allowed]\n"
+        "                            also binds PEs on other hosts, through oshrun\n"
+        "                            at the same path there\n"
         "  --report-bindings         print each PE's binding on stderr\n"
         "Environment, directory, output:\n"
         "  -x VAR[=VALUE]            pass VAR to the PEs (set to VALUE if given)\n"
@@ -59,6 +61,8 @@ static void usage(FILE *f)
         "  --allow-run-as-root       accepted (oshrun runs as root without it)\n"
         "  -V, --version             print the version\n"
         "  -h, --help                this text\n"
+        "Older spellings taken too: -c (-np), --bind-to-core, --bynode, --byslot,\n"
+        "--nooversubscribe, -machine (-f), -envlist (-genvlist).\n"
         "A program named without '/' is looked for in PATH, then in the working\n"
         "directory. Inside a Slurm allocation (SLURM_JOB_ID) and without --host,\n"
         "oshrun runs srun --mpi=pmix with the matching options.\n");
@@ -239,7 +243,7 @@ static const struct opt_def defs[] = {
     {"tag-output", 0, O_TAG},
     {"l prepend-rank", 0, O_PREPEND},
     {"report-bindings", 0, O_REPORT},
-    {"bind-to binding", 1, O_BIND},
+    {"bind-to", 1, O_BIND},
     {"bind-to-core", 0, O_BIND_CORE},
     {"map-by", 1, O_MAP},
     {"bynode", 0, O_BYNODE},

@@ -75,12 +75,16 @@ const struct host *host_of(int rank);
 int local_index(int rank);
 /* How many PEs run on this machine. */
 int local_pe_count(void);
+/* RANK's place among the PEs of its host, and how many that host runs. */
+int host_index(int rank);
+int host_pe_count(int rank);
 
 /* ---- place.c ---- */
 
 /* Spreads the PEs over the hosts as -N, --map-by and the slots say; exits
  * with a usage error (2) when they do not fit. */
 void place_pes(void);
+void place_fini(void);
 
 /* ---- program.c ---- */
 
@@ -99,6 +103,11 @@ int bind_apply(int rank);
 /* --report-bindings: one line on stderr for RANK. */
 void bind_report(int rank);
 void bind_fini(void);
+/* PEs on other hosts are bound there (--bind-to given): the launch agent
+ * starts "oshrun --bound-exec ..." (bind_exec_main), which binds itself with
+ * that host's topology and execs the program. */
+bool bind_remote(void);
+int bind_exec_main(int argc, char **argv);
 
 /* ---- slurm.c ---- */
 

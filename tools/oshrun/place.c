@@ -14,6 +14,8 @@
 
 static int *host_idx;  /* per rank: index in opt.hosts, -1: this machine, no hosts given */
 static int *local_idx; /* per rank: place among this machine's PEs, -1: elsewhere */
+static int *host_k;    /* per rank: place among its host's PEs */
+static int *host_n;    /* per host: its PEs */
 static int nlocal;
 
 static _Noreturn void no_room(const char *why, int want, int have)
@@ -28,11 +30,6 @@ static void place_on_hosts(void)
     int slots = 0;
     for (int h = 0; h < opt.nhosts; h++)
         slots += opt.hosts[h].slots;
-    int *used = calloc((size_t)opt.nhosts, sizeof *used);
-    if (!used) {
-        fprintf(stderr, "oshrun: out of memory\n");
-        exit(1);
-    }
     if (opt.per_node) {
         int room = opt.per_node * opt.nhosts;
         if (opt.npes > room) {
@@ -52,6 +49,11 @@ static void place_on_hosts(void)
     } else {
         if (opt.npes > slots && !opt.oversubscribe)
             no_room("slots", opt.npes, slots);
+        int *used = calloc((size_t)opt.nhosts, sizeof *used);
+        if (!used) {
+            fprintf(stderr, "oshrun: out of memory\n");
+            exit(1);
+        }
         int r = 0, h = 0;
         if (opt.map == MAP_NODE) {
             /* one PE per host in turn, skipping full hosts */
@@ -71,8 +73,8 @@ static void place_on_hosts(void)
         }
         for (h = 0; r < opt.npes; h = (h + 1) % opt.nhosts)
             host_idx[r++] = h;
+        free(used);
     }
-    free(used);
 }
 
 void place_pes(void)
@@ -101,10 +103,17 @@ void place_pes(void)
         host_idx[r] = -1;
     if (opt.nhosts)
         place_on_hosts();
+    host_k = malloc((size_t)opt.npes * sizeof *host_k);
+    host_n = calloc((size_t)opt.nhosts + 1, sizeof *host_n);
+    if (!host_k || !host_n) {
+        fprintf(stderr, "oshrun: out of memory\n");
+        exit(1);
+    }
     nlocal = 0;
     for (int r = 0; r < opt.npes; r++) {
         bool here = host_idx[r] < 0 || opt.hosts[host_idx[r]].local;
         local_idx[r] = here ? nlocal++ : -1;
+        host_k[r] = host_idx[r] < 0 ? r : host_n[host_idx[r]]++;
     }
 }
 
@@ -115,4 +124,17 @@ const struct host *host_of(int rank)
 
 int local_index(int rank) { return local_idx[rank]; }
 
+int host_index(int rank) { return host_k[rank]; }
+
+int host_pe_count(int rank) { return host_idx[rank] < 0 ? nlocal : host_n[host_idx[rank]]; }
+
 int local_pe_count(void) { return nlocal; }
+
+void place_fini(void)
+{
+    free(host_idx);
+    free(local_idx);
+    free(host_k);
+    free(host_n);
+    host_idx = local_idx = host_k = host_n = NULL;
+}

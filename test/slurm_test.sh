@@ -9,7 +9,10 @@
 # is not installed or Slurm has no PMIx plugin; daemons that are installed but
 # do not start are a failure, with their logs.
 set -u
-RING=$1 FAULTS=$2 WHERE=$3
+abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+RING=$(abs "$1") FAULTS=$(abs "$2") WHERE=$(abs "$3")
+# Under AddressSanitizer a PE's fatal signal must still be a fatal signal.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 OSHRUN=$(dirname "$RING")/../bin/oshrun
 OSHRUN=$(cd "$(dirname "$OSHRUN")" && pwd)/oshrun
 

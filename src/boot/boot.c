@@ -40,6 +40,46 @@ static const struct oshm_boot_ops single_ops = {
     .finalize = single_finalize,
 };
 
+/* VAR as a count above 1, or 0. */
+static long many(const char *var)
+{
+    const char *v = getenv(var);
+    long n = v ? strtol(v, NULL, 10) : 0;
+    return n > 1 ? n : 0;
+}
+
+/* A process started as one task of several (by srun without PMIx, by an
+ * MPICH-style PMI launcher, by mpirun without PMIx) that has no bootstrap
+ * here: as a singleton it would run a 1-PE job of its own and exit 0 while
+ * the user asked for N PEs. Returns -1 after saying what to run instead. */
+static int refuse_lone_task(void)
+{
+    const char *rank = getenv("SLURM_PROCID");
+    const char *mpi = getenv("SLURM_MPI_TYPE");
+    long n;
+    if ((n = many("SLURM_STEP_NUM_TASKS")) != 0) {
+        fprintf(stderr, "shmem: this process is task %s of %ld of a Slurm job step started "
+                        "with --mpi=%s, which gives it no way to reach the other tasks; run "
+                        "srun --mpi=pmix (or set MpiDefault=pmix in slurm.conf)\n",
+                rank ? rank : "?", n, mpi && *mpi ? mpi : "none");
+        return -1;
+    }
+    if ((n = many("PMI_SIZE")) != 0) {
+        fprintf(stderr, "shmem: this process is rank %s of %ld started through PMI-1/PMI-2 "
+                        "(e.g. MPICH's mpiexec or srun --mpi=pmi2), which oshm does not speak; "
+                        "run it with oshrun, Open MPI's mpirun or srun --mpi=pmix\n",
+                getenv("PMI_RANK") ? getenv("PMI_RANK") : "?", n);
+        return -1;
+    }
+    if ((n = many("OMPI_COMM_WORLD_SIZE")) != 0) {
+        fprintf(stderr, "shmem: this process is rank %s of %ld started by Open MPI's mpirun "
+                        "without a PMIx server; run it with oshrun, or mpirun built with PMIx\n",
+                getenv("OMPI_COMM_WORLD_RANK") ? getenv("OMPI_COMM_WORLD_RANK") : "?", n);
+        return -1;
+    }
+    return 0;
+}
+
 int oshm_boot_init(void)
 {
     int rc = oshm_boot_launcher_init();
@@ -48,6 +88,8 @@ int oshm_boot_init(void)
     rc = oshm_boot_pmix_init();
     if (rc <= 0)
         return rc;
+    if (refuse_lone_task() != 0)
+        return -1;
     oshm_boot.ops = &single_ops;
     oshm_boot.rank = 0;
     oshm_boot.size = 1;

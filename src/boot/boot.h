@@ -4,7 +4,10 @@
  * exists. One interface, one implementation per launcher:
  *   - oshrun's built-in launcher (boot_launcher.c),
  *   - PMIx, when started by a PMIx launcher such as Open MPI's mpirun (boot_pmix.c),
- *   - a singleton, when the program is started directly (boot.c).
+ *   - a singleton, when the program is started directly (boot.c), unless the
+ *     environment says it is one task of several launched without a way to
+ *     reach the others (srun --mpi=none or pmi2, MPICH's mpiexec): then an
+ *     error naming the launch that works.
  */
 #ifndef OSHM_BOOT_BOOT_H
 #define OSHM_BOOT_BOOT_H

@@ -22,7 +22,8 @@ struct hcomm_domain hcomm;
 /* What every PE tells every other at start-up. */
 struct pe_card {
     int32_t pid;
-    int32_t cpus;   /* cores this PE may run on */
+    cpu_set_t cpus; /* the cpus this PE may run on: PEs bound to one core each
+                       are not oversubscribed, so the node's count is their union */
     char host[96];  /* host name and boot id: equal means same kernel, same cores */
     char node[160]; /* host, network namespace and SHMEM_NODE_ID: equal means
                        that the PEs can map each other's memory */
@@ -96,14 +97,15 @@ static int place_pes(const struct pe_card *cards, int n)
     /* Every PE computes the same answer from the same cards. */
     hcomm.oversubscribed = false;
     for (int p = 0; p < n; p++) {
-        int pes = 0, cpus = 1 << 30;
+        int pes = 0;
+        cpu_set_t all;
+        CPU_ZERO(&all);
         for (int q = 0; q < n; q++)
             if (strcmp(cards[q].host, cards[p].host) == 0) {
                 pes++;
-                if (cards[q].cpus < cpus)
-                    cpus = cards[q].cpus;
+                CPU_OR(&all, &all, &cards[q].cpus);
             }
-        if (pes > cpus)
+        if (pes > CPU_COUNT(&all))
             hcomm.oversubscribed = true;
     }
     return nodes;
@@ -250,10 +252,11 @@ int hcomm_init(const struct hcomm_config *cfg)
     hcomm.my_pe = me;
     hcomm.n_pes = n;
 
-    struct pe_card mine = {.pid = (int32_t)getpid(), .cpus = 1};
-    cpu_set_t cpuset;
-    if (sched_getaffinity(0, sizeof cpuset, &cpuset) == 0)
-        mine.cpus = CPU_COUNT(&cpuset);
+    struct pe_card mine = {.pid = (int32_t)getpid()};
+    if (sched_getaffinity(0, sizeof mine.cpus, &mine.cpus) != 0) {
+        CPU_ZERO(&mine.cpus);
+        CPU_SET(0, &mine.cpus);
+    }
     host_name(mine.host, sizeof mine.host);
     node_name(mine.host, me, mine.node, sizeof mine.node);
     struct pe_card *cards = calloc((size_t)n, sizeof *cards);

@@ -2,6 +2,7 @@
  * oshrun: the built-in launcher.
  *
  *   oshrun -np N [--host H[:SLOTS],...] [-x VAR[=VALUE]]... [--] program [args...]
+ *   (oshrun --help lists every option: Open MPI's, with hydra's spellings)
  *
  * Starts N PEs, on this machine or, given hosts, on each host in turn
  * through a launch agent (ssh by default; "ip netns exec" for network
@@ -96,7 +97,13 @@ static void run(int sigfd)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--bound-exec"))
+        return bind_exec_main(argc, argv);
     options_parse(argc, argv);
+    slurm_handover();
+    place_pes();
+    program_find();
+    bind_plan();
     limits_check();
 
     sigset_t mask, oldmask;
@@ -126,6 +133,8 @@ int main(int argc, char **argv)
 
     server_fini();
     job_fini();
+    bind_fini();
+    place_fini();
     options_free();
     close(sigfd);
     return exit_status;

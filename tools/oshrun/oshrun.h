@@ -2,6 +2,10 @@
  * oshrun, the built-in launcher: what its parts share.
  *
  *   options.c  the command line and the host list
+ *   place.c    which host each PE runs on (-N, --map-by, slots)
+ *   program.c  finding the program (PATH, working directory)
+ *   bind.c     binding local PEs to cores, NUMA domains or packages (hwloc)
+ *   slurm.c    handing the launch to srun inside a Slurm allocation
  *   limits.c   open-file limits, checked before anything starts
  *   listen.c   the bootstrap socket: abstract unix, or TCP on one address
  *   server.c   bootstrap connections: accepting, framing, membership
@@ -30,8 +34,16 @@ struct host {
     bool local; /* this machine: its PEs are started directly */
 };
 
+/* --bind-to and --map-by, with Open MPI's meanings. */
+enum bind_level { BIND_DEFAULT, BIND_NONE, BIND_HWTHREAD, BIND_CORE, BIND_NUMA, BIND_SOCKET };
+enum map_by { MAP_DEFAULT, MAP_SLOT, MAP_HWTHREAD, MAP_CORE, MAP_NUMA, MAP_SOCKET, MAP_NODE };
+/* --tag-output: "[1,RANK]<stdout>:"; -l (hydra): "[RANK] " */
+enum tag_style { TAG_NONE, TAG_OMPI, TAG_RANK };
+
 struct options {
     int npes;
+    bool np_given;
+    int per_node;               /* -N: PEs on each node, 0 when not given */
     struct host *hosts;
     int nhosts;
     const char *launch_agent;   /* how a PE on another host is started */
@@ -40,7 +52,16 @@ struct options {
     const char *bootstrap_addr; /* --bootstrap-addr: the address remote PEs connect to */
     char **forward_vars;        /* -x names, passed to remote PEs */
     int nforward;
-    char **prog;                /* the program and its arguments */
+    const char *wdir;           /* -wdir: where PEs start, NULL: here */
+    enum tag_style tag;
+    bool report_bindings;
+    bool oversubscribe;         /* more PEs than slots (or than cores to bind to) is allowed */
+    bool bind_overload;         /* --bind-to X:overload-allowed */
+    enum bind_level bind;
+    enum map_by map;
+    bool no_srun;               /* inside a Slurm allocation, still start PEs directly */
+    char **prog;                /* the program and its arguments, as given */
+    char *local_path;           /* the program found in PATH or the working directory */
 };
 
 extern struct options opt;
@@ -50,8 +71,49 @@ void options_parse(int argc, char **argv);
 void options_free(void);
 /* The host of RANK, NULL when no hosts were given (this machine). */
 const struct host *host_of(int rank);
+/* RANK's place among the PEs of this machine, -1 when it runs elsewhere. */
+int local_index(int rank);
 /* How many PEs run on this machine. */
 int local_pe_count(void);
+/* RANK's place among the PEs of its host, and how many that host runs. */
+int host_index(int rank);
+int host_pe_count(int rank);
+
+/* ---- place.c ---- */
+
+/* Spreads the PEs over the hosts as -N, --map-by and the slots say; exits
+ * with a usage error (2) when they do not fit. */
+void place_pes(void);
+void place_fini(void);
+
+/* ---- program.c ---- */
+
+/* Finds the program as mpirun does: a name without '/' in PATH, then in the
+ * working directory; exits (127) when a PE of this machine could not run it. */
+void program_find(void);
+
+/* ---- bind.c ---- */
+
+/* Loads the topology and decides each local PE's binding (Open MPI's
+ * defaults: core for 2 PEs or fewer, NUMA domain beyond, none when the PEs
+ * outnumber the cores); exits (2) when the binding asked for is impossible. */
+void bind_plan(void);
+/* In the child of RANK, before exec: binds it. Returns 0 or -1 after printing why. */
+int bind_apply(int rank);
+/* --report-bindings: one line on stderr for RANK. */
+void bind_report(int rank);
+void bind_fini(void);
+/* PEs on other hosts are bound there (--bind-to given): the launch agent
+ * starts "oshrun --bound-exec ..." (bind_exec_main), which binds itself with
+ * that host's topology and execs the program. */
+bool bind_remote(void);
+int bind_exec_main(int argc, char **argv);
+
+/* ---- slurm.c ---- */
+
+/* Inside a Slurm allocation (salloc, sbatch), hands the launch to srun
+ * --mpi=pmix, as mpirun uses the allocation; returns when it does not apply. */
+void slurm_handover(void);
 
 /* ---- limits.c ---- */
 
@@ -89,6 +151,8 @@ void server_drain(int rank);
 struct outbuf {
     int fd;  /* read end of the PE's pipe, -1 at EOF */
     int to;  /* 1 or 2 */
+    int rank;
+    bool midline; /* the last bytes forwarded did not end a line */
     size_t len;
     char data[8192];
 };

@@ -1,23 +1,39 @@
 /* The PEs' output, forwarded by whole lines so that no PE's line is cut by
  * another's. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "boot/boot_wire.h"
 #include "oshrun.h"
 
+/* Writes LEN bytes of one line (ENDS: with its newline), tagged at its start. */
+static void put(struct outbuf *b, const char *data, size_t len, bool ends)
+{
+    if (!b->midline && opt.tag != TAG_NONE) {
+        char tag[48];
+        if (opt.tag == TAG_OMPI)
+            snprintf(tag, sizeof tag, "[1,%d]<%s>:", b->rank, b->to == 1 ? "stdout" : "stderr");
+        else
+            snprintf(tag, sizeof tag, "[%d] ", b->rank);
+        boot_wire_write_all(b->to, tag, strlen(tag));
+    }
+    boot_wire_write_all(b->to, data, len);
+    b->midline = !ends;
+}
+
 static void flush_lines(struct outbuf *b, bool all)
 {
     size_t start = 0;
     for (size_t i = 0; i < b->len; i++)
         if (b->data[i] == '\n') {
-            boot_wire_write_all(b->to, b->data + start, i + 1 - start);
+            put(b, b->data + start, i + 1 - start, true);
             start = i + 1;
         }
     /* A line longer than the buffer, or the tail at EOF, goes out as is. */
     if ((all || (start == 0 && b->len == sizeof b->data)) && start < b->len) {
-        boot_wire_write_all(b->to, b->data + start, b->len - start);
+        put(b, b->data + start, b->len - start, false);
         start = b->len;
     }
     memmove(b->data, b->data + start, b->len - start);

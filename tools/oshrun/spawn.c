@@ -34,14 +34,14 @@ static bool forwarded(const char *entry)
 struct remote_cmd {
     char **argv;
     char *agent;    /* the agent's words point into it */
-    char *owned[4]; /* the bootstrap variables */
+    char *owned[8]; /* the bootstrap variables, the --bound-exec words */
 };
 
 static void free_remote_cmd(struct remote_cmd *c)
 {
     free(c->argv);
     free(c->agent);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 8; i++)
         free(c->owned[i]);
     memset(c, 0, sizeof *c);
 }
@@ -54,7 +54,7 @@ static int remote_argv(struct remote_cmd *c, const struct host *h, int rank, con
     while (opt.prog[nprog])
         nprog++;
     c->agent = strdup(opt.launch_agent);
-    c->argv = calloc(strlen(opt.launch_agent) / 2 + 2 + 2 + 4 + nenv + nprog + 1,
+    c->argv = calloc(strlen(opt.launch_agent) / 2 + 2 + 4 + 4 + nenv + 9 + nprog + 1,
                      sizeof *c->argv);
     if (!c->agent || !c->argv)
         return -1;
@@ -62,6 +62,10 @@ static int remote_argv(struct remote_cmd *c, const struct host *h, int rank, con
         c->argv[n++] = w;
     c->argv[n++] = h->name;
     c->argv[n++] = "env";
+    if (opt.wdir) {
+        c->argv[n++] = "-C";
+        c->argv[n++] = (char *)opt.wdir;
+    }
     char buf[512];
     snprintf(buf, sizeof buf, "%s=%s", OSHRUN_ENV_ADDR, addr);
     c->argv[n++] = c->owned[0] = strdup(buf);
@@ -77,6 +81,28 @@ static int remote_argv(struct remote_cmd *c, const struct host *h, int rank, con
     for (char **e = environ; *e; e++)
         if (forwarded(*e))
             c->argv[n++] = *e;
+    if (bind_remote()) {
+        /* oshrun at the same path there binds the PE with that host's topology */
+        static char self[4096];
+        if (!self[0] && readlink("/proc/self/exe", self, sizeof self - 1) < 0)
+            return -1;
+        c->argv[n++] = self;
+        c->argv[n++] = "--bound-exec";
+        snprintf(buf, sizeof buf, "%d", (int)opt.bind);
+        c->argv[n++] = c->owned[4] = strdup(buf);
+        snprintf(buf, sizeof buf, "%d", (int)opt.map);
+        c->argv[n++] = c->owned[5] = strdup(buf);
+        c->argv[n++] = opt.oversubscribe || opt.bind_overload
+                           ? (opt.report_bindings ? "or" : "o")
+                           : (opt.report_bindings ? "r" : "-");
+        snprintf(buf, sizeof buf, "%d %d %d", host_index(rank), host_pe_count(rank), rank);
+        c->owned[6] = strdup(buf);
+        if (!c->owned[4] || !c->owned[5] || !c->owned[6])
+            return -1;
+        for (char *w = strtok(c->owned[6], " "); w; w = strtok(NULL, " "))
+            c->argv[n++] = w;
+        c->argv[n++] = "--";
+    }
     for (size_t i = 0; i < nprog; i++)
         c->argv[n++] = opt.prog[i];
     c->argv[n] = NULL;
@@ -102,6 +128,13 @@ static _Noreturn void exec_pe(int rank, bool remote, char **argv, const char *ad
             dup2(devnull, 0);
     }
     if (!remote) {
+        if (opt.wdir && chdir(opt.wdir) != 0) {
+            fprintf(stderr, "oshrun: PE %d cannot start in %s: %s\n", rank, opt.wdir,
+                    strerror(errno));
+            _exit(127);
+        }
+        if (bind_apply(rank) != 0)
+            _exit(127);
         char buf[32];
         setenv(OSHRUN_ENV_ADDR, addr, 1);
         setenv(OSHRUN_ENV_SECRET, job_secret, 1);
@@ -110,7 +143,7 @@ static _Noreturn void exec_pe(int rank, bool remote, char **argv, const char *ad
         snprintf(buf, sizeof buf, "%d", opt.npes);
         setenv(OSHRUN_ENV_SIZE, buf, 1);
     }
-    execvp(argv[0], argv);
+    execvp(remote ? argv[0] : opt.local_path, argv);
     fprintf(stderr, "oshrun: cannot run '%s': %s\n", argv[0], strerror(errno));
     _exit(127);
 }
@@ -170,6 +203,7 @@ void spawn(int rank, const char *addr, const sigset_t *oldmask)
     }
     pes[rank].pid = pid;
     pes[rank].running = true;
-    pes[rank].out[0] = (struct outbuf){.fd = outp[0], .to = 1};
-    pes[rank].out[1] = (struct outbuf){.fd = errp[0], .to = 2};
+    pes[rank].out[0] = (struct outbuf){.fd = outp[0], .to = 1, .rank = rank};
+    pes[rank].out[1] = (struct outbuf){.fd = errp[0], .to = 2, .rank = rank};
+    bind_report(rank);
 }

@@ -54,6 +54,14 @@
     X(OSHRUN_LAUNCH_AGENT, launch_agent, STRING, USER, "", "", "", "oshrun",                    \
       "the command oshrun starts PEs on other hosts with (ssh when unset); "                    \
       "--launch-agent overrides it")                                                            \
+    X(OSHRUN_BIND_TO, oshrun_bind_to, STRING, USER, "", "", "", "oshrun",                       \
+      "oshrun's default --bind-to (none, hwthread, core, numa or socket)")                      \
+    X(OSHRUN_NO_SRUN, oshrun_no_srun, FLAG, USER, "0", "", "", "oshrun",                        \
+      "inside a Slurm allocation, oshrun starts the PEs itself instead of through srun")        \
+    X(OSHRUN_SRUN, oshrun_srun, STRING, USER, "srun", "", "", "oshrun",                         \
+      "the srun command oshrun hands a launch to inside a Slurm allocation")                    \
+    X(OSHRUN_VERBOSE, oshrun_verbose, FLAG, USER, "0", "", "", "oshrun",                        \
+      "oshrun says how it launches (the srun command inside Slurm)")                            \
     X(OSHRUN_ADDR, oshrun_addr, STRING, LAUNCH, "", "", "", "boot",                             \
       "where a PE reaches the oshrun that started it")                                          \
     X(OSHRUN_SECRET, oshrun_secret, STRING, LAUNCH, "", "", "", "boot",                         \

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "oshrun.h"
+#include "util/env_table.h"
 #include "shmem/shmem.h"
 
 struct options opt = {.npes = 1, .launch_agent = "ssh"};
@@ -289,13 +290,13 @@ void options_parse(int argc, char **argv)
 {
     int i = 1;
     const char *bootstrap = NULL;
-    const char *env_agent = getenv("OSHRUN_LAUNCH_AGENT");
+    const char *env_agent = getenv(OSHM_ENV_NAME(OSHRUN_LAUNCH_AGENT));
     if (env_agent && *env_agent)
         opt.launch_agent = env_agent;
-    const char *env_bind = getenv("OSHRUN_BIND_TO");
+    const char *env_bind = getenv(OSHM_ENV_NAME(OSHRUN_BIND_TO));
     if (env_bind && *env_bind)
         opt.bind = parse_bind(env_bind);
-    const char *env_nosrun = getenv("OSHRUN_NO_SRUN");
+    const char *env_nosrun = getenv(OSHM_ENV_NAME(OSHRUN_NO_SRUN));
     opt.no_srun = env_nosrun && *env_nosrun && strcmp(env_nosrun, "0");
     for (; i < argc; i++) {
         const char *a = argv[i];

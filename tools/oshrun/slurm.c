@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "oshrun.h"
+#include "util/env_table.h"
 
 static bool applies(void)
 {
@@ -49,7 +50,7 @@ void slurm_handover(void)
 {
     if (!applies())
         return;
-    const char *srun = getenv("OSHRUN_SRUN");
+    const char *srun = getenv(OSHM_ENV_NAME(OSHRUN_SRUN));
     if (!srun || !*srun)
         srun = "srun";
     size_t nprog = 0;
@@ -102,7 +103,7 @@ void slurm_handover(void)
     for (size_t i = 0; i < nprog; i++)
         argv[n++] = opt.prog[i];
     argv[n] = NULL;
-    if (getenv("OSHRUN_VERBOSE")) {
+    if (getenv(OSHM_ENV_NAME(OSHRUN_VERBOSE))) {
         fprintf(stderr, "oshrun: inside Slurm job %s:", getenv("SLURM_JOB_ID"));
         for (size_t i = 0; i < n; i++)
             fprintf(stderr, " %s", argv[i]);

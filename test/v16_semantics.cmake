@@ -14,6 +14,9 @@ endforeach()
 
 oshm_pe_program(v16_relife)
 oshm_pe_test(v16_relife NPES 1 2 3 4)
+# Each life connects to oshrun again; over its TCP bootstrap too.
+add_test(NAME pe.v16_relife.tcpboot.np3 COMMAND ${OSHRUN} --bootstrap tcp -np 3 $<TARGET_FILE:v16_relife>)
+set_tests_properties(pe.v16_relife.tcpboot.np3 PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS pe)
 # Started without oshrun: a singleton lives several times too.
 add_test(NAME pe.v16_relife.singleton COMMAND $<TARGET_FILE:v16_relife>)
 set_tests_properties(pe.v16_relife.singleton PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS pe)

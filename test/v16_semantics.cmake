@@ -45,19 +45,11 @@ if(OSHM_HAVE_UCX)
     LABELS "pe;ucx" ENVIRONMENT "SHMEM_TRANSPORT=ucx")
 endif()
 
-# Under a PMIx launcher: PMIx is finalized with the last life and started
-# again with the next.
+# Under a PMIx launcher: lives share one PMIx connection, each its own keys.
 if(MPIRUN AND OSHM_HAVE_PMIX)
   add_test(NAME pmix.v16_relife.np2 COMMAND ${MPIRUN} --allow-run-as-root --oversubscribe
     -np 2 $<TARGET_FILE:v16_relife>)
   set_tests_properties(pmix.v16_relife.np2 PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS pmix
     RESOURCE_LOCK dev_shm
     ENVIRONMENT "OMPI_MCA_btl_vader_single_copy_mechanism=none;OMPI_MCA_rmaps_base_oversubscribe=1")
-  if(OSHM_SANITIZE)
-    # libpmix keeps a few strings per PMIx_Init; LeakSanitizer's fast unwinder
-    # loses its frames (no frame pointers there), so test/lsan.supp would not
-    # recognise them as libpmix's.
-    set_property(TEST pmix.v16_relife.np2 APPEND PROPERTY ENVIRONMENT
-      "ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0")
-  endif()
 endif()

@@ -42,7 +42,7 @@ if(OSHM_HAVE_UCX)
   # nothing of theirs may outlive a life either.
   add_test(NAME pe.v16_relife.ucxshm.np2 COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:v16_relife>)
   set_tests_properties(pe.v16_relife.ucxshm.np2 PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}
-    LABELS "pe;ucx" ENVIRONMENT "SHMEM_TRANSPORT=ucx")
+    LABELS "pe;ucx" ENVIRONMENT "SHMEM_TRANSPORT=ucx" RESOURCE_LOCK dev_shm)
 endif()
 
 # Under a PMIx launcher: lives share one PMIx connection, each its own keys.

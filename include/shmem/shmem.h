@@ -347,11 +347,12 @@ void shmem_pe_quiet(const int *target_pes, size_t npes);
     size_t shmem_##N##_wait_until_some(T *ivars, size_t nelems, size_t *indices,            \
                                        const int *status, int cmp, T cmp_value);            \
     void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems, const int *status,      \
-                                           int cmp, T *cmp_values);                         \
+                                           int cmp, const T *cmp_values);                   \
     size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems, const int *status,    \
-                                             int cmp, T *cmp_values);                       \
+                                             int cmp, const T *cmp_values);                 \
     size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices,     \
-                                              const int *status, int cmp, T *cmp_values);   \
+                                              const int *status, int cmp,                   \
+                                              const T *cmp_values);                         \
     int shmem_##N##_test(T *ivar, int cmp, T cmp_value);                                    \
     int shmem_##N##_test_all(T *ivars, size_t nelems, const int *status, int cmp,           \
                              T cmp_value);                                                  \
@@ -360,11 +361,12 @@ void shmem_pe_quiet(const int *target_pes, size_t npes);
     size_t shmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices,                  \
                                  const int *status, int cmp, T cmp_value);                  \
     int shmem_##N##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp,    \
-                                    T *cmp_values);                                         \
+                                    const T *cmp_values);                                   \
     size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp, \
-                                       T *cmp_values);                                      \
+                                       const T *cmp_values);                                \
     size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,           \
-                                        const int *status, int cmp, T *cmp_values);
+                                        const int *status, int cmp,                         \
+                                        const T *cmp_values);
 SHMEM_P2P_TABLE(SHMEM_DECL_P2P_)
 #undef SHMEM_DECL_P2P_
 /* Deprecated: wait while *ivar == cmp_value. */

@@ -2,6 +2,7 @@
  * Communication contexts: each has its own channel, so fence and quiet on one
  * context complete only what was issued on it.
  */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "api/api.h"
@@ -11,6 +12,33 @@
 
 struct shmem_ctx_impl shmem_ctx_default_impl = {.channel = &hcomm.default_channel,
                                                 .team = &shmem_team_world_impl};
+
+/* The contexts created and not destroyed: the last shmem_finalize destroys
+ * them with their channels, before the backends close. */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct shmem_ctx_impl *live;
+
+static void unlink_live(struct shmem_ctx_impl *c)
+{
+    pthread_mutex_lock(&live_lock);
+    if (c->prev_live)
+        c->prev_live->next_live = c->next_live;
+    else
+        live = c->next_live;
+    if (c->next_live)
+        c->next_live->prev_live = c->prev_live;
+    pthread_mutex_unlock(&live_lock);
+}
+
+void oshm_ctx_fini(void)
+{
+    while (live) {
+        struct shmem_ctx_impl *c = live;
+        unlink_live(c);
+        hcomm_channel_destroy(c->channel);
+        free(c);
+    }
+}
 
 void oshm_bad_ctx(const char *routine)
 {
@@ -45,6 +73,12 @@ static int create(shmem_team_t team, long options, shmem_ctx_t *ctx)
     }
     c->options = options;
     c->team = team;
+    pthread_mutex_lock(&live_lock);
+    c->next_live = live;
+    if (live)
+        live->prev_live = c;
+    live = c;
+    pthread_mutex_unlock(&live_lock);
     *ctx = c;
     return 0;
 }
@@ -66,6 +100,7 @@ OSHM_FN(void, shmem_ctx_destroy, (shmem_ctx_t ctx))
     oshm_require_init("shmem_ctx_destroy");
     if (ctx == SHMEM_CTX_INVALID || ctx == SHMEM_CTX_DEFAULT)
         return;
+    unlink_live(ctx);
     hcomm_channel_destroy(ctx->channel);
     free(ctx);
 }

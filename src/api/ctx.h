@@ -21,7 +21,11 @@ struct shmem_ctx_impl {
     long session_options;
     size_t session_total_ops;
     bool in_session;
+    struct shmem_ctx_impl *prev_live, *next_live; /* contexts the program created */
 };
+
+/* By the last shmem_finalize: destroys every context the program left. */
+void oshm_ctx_fini(void);
 
 _Noreturn void oshm_bad_ctx(const char *routine);
 _Noreturn void oshm_bad_team_pe(shmem_ctx_t ctx, int pe, const char *routine);

@@ -128,20 +128,20 @@ void oshm_bad_cmp(int cmp, const char *routine)
                         "shmem_" #N "_wait_until_some");                                      \
     }                                                                                         \
     OSHM_FN(void, shmem_##N##_wait_until_all_vector,                                          \
-            (T * ivars, size_t nelems, const int *status, int cmp, T *cmp_values))            \
+            (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values))      \
     {                                                                                         \
         wait_##N(ivars, nelems, status, cmp, cmp_values, 0, NULL, false,                      \
                  "shmem_" #N "_wait_until_all_vector");                                       \
     }                                                                                         \
     OSHM_FN(size_t, shmem_##N##_wait_until_any_vector,                                        \
-            (T * ivars, size_t nelems, const int *status, int cmp, T *cmp_values))            \
+            (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values))      \
     {                                                                                         \
         return any_##N(ivars, nelems, status, cmp, cmp_values, 0, true,                       \
                        "shmem_" #N "_wait_until_any_vector");                                 \
     }                                                                                         \
     OSHM_FN(size_t, shmem_##N##_wait_until_some_vector,                                       \
             (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp,           \
-             T *cmp_values))                                                                  \
+             const T *cmp_values))                                                            \
     {                                                                                         \
         return wait_##N(ivars, nelems, status, cmp, cmp_values, 0, indices, true,             \
                         "shmem_" #N "_wait_until_some_vector");                               \
@@ -174,21 +174,21 @@ void oshm_bad_cmp(int cmp, const char *routine)
                         "shmem_" #N "_test_some");                                            \
     }                                                                                         \
     OSHM_FN(int, shmem_##N##_test_all_vector,                                                 \
-            (T * ivars, size_t nelems, const int *status, int cmp, T *cmp_values))            \
+            (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values))      \
     {                                                                                         \
         size_t included;                                                                      \
         return scan_##N(ivars, nelems, status, cmp, cmp_values, 0, NULL, &included,           \
                         "shmem_" #N "_test_all_vector") == included;                          \
     }                                                                                         \
     OSHM_FN(size_t, shmem_##N##_test_any_vector,                                              \
-            (T * ivars, size_t nelems, const int *status, int cmp, T *cmp_values))            \
+            (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values))      \
     {                                                                                         \
         return any_##N(ivars, nelems, status, cmp, cmp_values, 0, false,                      \
                        "shmem_" #N "_test_any_vector");                                       \
     }                                                                                         \
     OSHM_FN(size_t, shmem_##N##_test_some_vector,                                             \
             (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp,           \
-             T *cmp_values))                                                                  \
+             const T *cmp_values))                                                            \
     {                                                                                         \
         size_t included;                                                                      \
         return scan_##N(ivars, nelems, status, cmp, cmp_values, 0, indices, &included,        \

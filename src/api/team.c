@@ -100,8 +100,16 @@ OSHM_FN(int, shmem_team_n_pes, (shmem_team_t team))
 OSHM_FN(int, shmem_team_get_config, (shmem_team_t team, long config_mask, shmem_team_config_t *config))
 {
     oshm_require_init("shmem_team_get_config");
-    if (team == SHMEM_TEAM_INVALID || !config)
+    if (team == SHMEM_TEAM_INVALID)
         return -1;
+    /* OpenSHMEM 1.6: a zero mask asks for nothing, and CONFIG may then be
+     * NULL. The values are the current ones: the library never changes a
+     * team's, so they are those it was created with. */
+    if (config_mask == 0)
+        return 0;
+    if (!config)
+        oshm_fatal("shmem_team_get_config: CONFIG is NULL, but the mask (%ld) asks for values",
+                   config_mask);
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
         config->num_contexts = team->config.num_contexts;
     return 0;

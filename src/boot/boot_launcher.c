@@ -212,11 +212,18 @@ int oshm_boot_launcher_init(void)
     const char *secret_fd = oshm_env.oshrun_secret_fd;
     const char *rank = oshm_env.oshrun_rank;
     const char *size = oshm_env.oshrun_size;
+    /* Kept for the process's life: after the last shmem_finalize a new
+     * shmem_init connects again (OpenSHMEM 1.6), and by then the secret is
+     * gone from the environment and from the descriptor. */
     static char secret_buf[BOOT_WIRE_SECRET_LEN + 8];
     if (!addr)
         return 1;
-    if (!secret && secret_fd && read_secret(secret_fd, secret_buf, sizeof secret_buf) == 0)
+    if (!secret && secret_buf[0])
         secret = secret_buf;
+    else if (!secret && secret_fd && read_secret(secret_fd, secret_buf, sizeof secret_buf) == 0)
+        secret = secret_buf;
+    else if (secret && strlen(secret) < sizeof secret_buf)
+        secret = strcpy(secret_buf, secret);
     if (!secret || !rank || !size) {
         fprintf(stderr, "shmem: incomplete oshrun environment (%s, %s or %s, %s, %s)\n",
                 OSHRUN_ENV_ADDR, OSHRUN_ENV_SECRET, OSHRUN_ENV_SECRET_FD, OSHRUN_ENV_RANK,
@@ -243,6 +250,5 @@ int oshm_boot_launcher_init(void)
     /* Children of this PE are not members of the job. */
     unsetenv(OSHRUN_ENV_SECRET);
     unsetenv(OSHRUN_ENV_SECRET_FD);
-    memset(secret_buf, 0, sizeof secret_buf);
     return 0;
 }

@@ -18,13 +18,29 @@
 
 static pmix_proc_t myproc;
 
+/* OpenSHMEM 1.6 lets a program finalize and initialize again. The PMIx
+ * connection is not closed between lives: a launcher's PMIx server may count
+ * a client that called PMIx_Finalize out of a fence until it connects again,
+ * so a PE quick to start its next life could have its fence complete without
+ * a slower peer's data. PMIx is finalized once, at exit; each life names its
+ * keys apart, so that no value of an earlier life is ever read. */
+static bool connected;
+static unsigned life;
+
+static void life_key(char *out, size_t len, const char *key)
+{
+    snprintf(out, len, "oshm%u/%s", life, key);
+}
+
 static int pmix_boot_put(const char *key, const void *value, size_t len)
 {
+    char k[PMIX_MAX_KEYLEN + 1];
+    life_key(k, sizeof k, key);
     pmix_value_t v;
     v.type = PMIX_BYTE_OBJECT;
     v.data.bo.bytes = (char *)value;
     v.data.bo.size = len;
-    return PMIx_Put(PMIX_GLOBAL, key, &v) == PMIX_SUCCESS ? 0 : -1;
+    return PMIx_Put(PMIX_GLOBAL, k, &v) == PMIX_SUCCESS ? 0 : -1;
 }
 
 struct fence_wait {
@@ -72,8 +88,10 @@ static int pmix_boot_get(int rank, const char *key, void *value, size_t len)
     PMIX_PROC_CONSTRUCT(&proc);
     PMIX_LOAD_NSPACE(proc.nspace, myproc.nspace);
     proc.rank = (pmix_rank_t)rank;
+    char k[PMIX_MAX_KEYLEN + 1];
+    life_key(k, sizeof k, key);
     pmix_value_t *v = NULL;
-    if (PMIx_Get(&proc, key, NULL, 0, &v) != PMIX_SUCCESS || !v)
+    if (PMIx_Get(&proc, k, NULL, 0, &v) != PMIX_SUCCESS || !v)
         return -1;
     int rc = -1;
     if (v->type == PMIX_BYTE_OBJECT && v->data.bo.size == len) {
@@ -90,7 +108,15 @@ static _Noreturn void pmix_boot_abort(int status, const char *message)
     _exit(status ? status : 1);
 }
 
-static void pmix_boot_finalize(void) { PMIx_Finalize(NULL, 0); }
+/* The end of a life: the next one, if any, names its keys apart. */
+static void pmix_boot_finalize(void) { life++; }
+
+static void pmix_at_exit(void)
+{
+    if (connected)
+        PMIx_Finalize(NULL, 0);
+    connected = false;
+}
 
 static const struct oshm_boot_ops pmix_ops = {
     .name = "pmix",
@@ -105,10 +131,14 @@ int oshm_boot_pmix_init(void)
 {
     if (!oshm_env.pmix_namespace && !oshm_env.pmix_rank)
         return 1;
-    pmix_status_t rc = PMIx_Init(&myproc, NULL, 0);
-    if (rc != PMIX_SUCCESS) {
-        fprintf(stderr, "shmem: PMIx_Init failed: %s\n", PMIx_Error_string(rc));
-        return -1;
+    if (!connected) {
+        pmix_status_t rc = PMIx_Init(&myproc, NULL, 0);
+        if (rc != PMIX_SUCCESS) {
+            fprintf(stderr, "shmem: PMIx_Init failed: %s\n", PMIx_Error_string(rc));
+            return -1;
+        }
+        connected = true;
+        atexit(pmix_at_exit);
     }
     pmix_proc_t wildcard;
     PMIX_PROC_CONSTRUCT(&wildcard);

@@ -23,8 +23,9 @@ static void finalize_at_exit(void)
     /* A program that returns from main without shmem_finalize still leaves
      * the job in order. oshrun is told it happened here: should this
      * finalize meet another collective of the other PEs, it says why. */
-    if (oshm_state.initialized && !oshm_state.finalized) {
+    if (oshm_state.running) {
         oshm_state.finalize_at_exit = true;
+        oshm_state.init_depth = 1; /* inits left unmatched end here too */
         shmem_finalize();
     }
 }
@@ -80,30 +81,36 @@ static int setup(int thread_level)
 
 OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
 {
-    if (oshm_state.initialized && !oshm_state.finalized) {
-        if (provided)
-            *provided = oshm_state.thread_level;
-        return 0;
-    }
-    if (oshm_state.finalized) {
-        fprintf(stderr, "shmem: shmem_init called after shmem_finalize\n");
-        return -1;
-    }
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
         fprintf(stderr, "shmem: shmem_init_thread: unknown thread level %d\n", requested);
         return -1;
     }
+    /* OpenSHMEM 1.6: inits nest, each matched by a finalize; one inside
+     * another's life changes nothing, the thread level included. */
+    if (oshm_state.running) {
+        oshm_state.init_depth++;
+        if (provided)
+            *provided = oshm_state.thread_level;
+        return 0;
+    }
+    /* After the last finalize a new life starts from nothing: every layer
+     * released all it had. */
     if (setup(requested) != 0) {
         fprintf(stderr, "shmem: start-up failed\n");
         return -1;
     }
     oshm_state.thread_level = requested;
     oshm_state.initialized = true;
+    oshm_state.finalized = false;
+    oshm_state.finalize_at_exit = false;
+    oshm_state.init_depth = 1;
     oshm_state.running = true;
     oshm_fault_init();
     if (provided)
         *provided = requested;
-    atexit(finalize_at_exit);
+    static bool at_exit_registered;
+    if (!at_exit_registered && atexit(finalize_at_exit) == 0)
+        at_exit_registered = true;
     if (oshm_boot.rank == 0) {
         if (oshm_env.version)
             printf("%s (OpenSHMEM %d.%d)\n", SHMEM_VENDOR_STRING, SHMEM_MAJOR_VERSION,
@@ -136,20 +143,34 @@ OSHM_FN(void, shmem_query_thread, (int *provided))
 
 OSHM_FN(void, shmem_finalize, (void))
 {
-    if (!oshm_state.initialized || oshm_state.finalized)
+    if (!oshm_state.running)
         return;
+    /* Not the last of nested inits' finalizes: a shmem_barrier_all, and
+     * everything stays (OpenSHMEM 1.6). */
+    if (oshm_state.init_depth > 1) {
+        oshm_state.init_depth--;
+        shmem_barrier_all();
+        return;
+    }
     /* Kernels still running may still talk to other PEs. */
     device_fini();
     shmem_quiet();
     oshm_sync_world();
+    oshm_state.init_depth = 0;
     oshm_state.finalized = true;
     oshm_state.running = false;
     oshm_fault_fini();
-    /* No PE touches another's memory after the barrier: unmap, then leave. */
+    /* No PE touches another's memory after the barrier: unmap, then leave.
+     * The last finalize destroys every team and context the program left,
+     * and releases the heaps, so that a later shmem_init starts afresh. */
+    oshm_ctx_fini();
+    oshm_teams_fini();
     hcomm_fini();
     ipc_fini();
     oshm_boot.ops->finalize();
     oshm_symdata_fini();
+    oshm_heap_fini_kind(&oshm_device_heap);
+    oshm_heap_fini();
     fflush(stdout);
 }
 

@@ -1,5 +1,6 @@
 #include "team/team.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,10 @@ struct shmem_team_impl shmem_team_shared_impl;
 
 static struct oshm_sync_words *pool;  /* OSHM_TEAM_SLOTS, symmetric */
 struct oshm_pe_set oshm_device_world;
+/* The teams the program created and has not destroyed: the last
+ * shmem_finalize destroys them (threads may create teams at once). */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct shmem_team_impl *live;
 
 int oshm_teams_init(void)
 {
@@ -100,11 +105,34 @@ shmem_team_t oshm_team_new(int start, int stride, int size, int slot,
     t->slot = slot;
     if (config && (config_mask & SHMEM_TEAM_NUM_CONTEXTS))
         t->config.num_contexts = config->num_contexts;
+    pthread_mutex_lock(&live_lock);
+    t->next_live = live;
+    if (live)
+        live->prev_live = t;
+    live = t;
+    pthread_mutex_unlock(&live_lock);
     return t;
 }
 
 void oshm_team_free(shmem_team_t team)
 {
+    pthread_mutex_lock(&live_lock);
+    if (team->prev_live)
+        team->prev_live->next_live = team->next_live;
+    else
+        live = team->next_live;
+    if (team->next_live)
+        team->next_live->prev_live = team->prev_live;
+    pthread_mutex_unlock(&live_lock);
     oshm_team_slot_release(team->slot);
     free(team);
+}
+
+void oshm_teams_fini(void)
+{
+    while (live)
+        oshm_team_free(live);
+    /* The pool went with the heap; the predefined teams are set up anew by
+     * the next life's oshm_teams_init. */
+    pool = NULL;
 }

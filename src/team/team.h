@@ -23,6 +23,7 @@ struct shmem_team_impl {
     shmem_team_config_t config;
     int slot;
     bool predefined;
+    struct shmem_team_impl *prev_live, *next_live; /* teams the program created */
 };
 
 /* Allocates the pool and sets up SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED. */
@@ -52,6 +53,9 @@ shmem_team_t oshm_team_new(int start, int stride, int size, int slot,
 
 /* Gives TEAM's slot back and frees it; every member has stopped using it. */
 void oshm_team_free(shmem_team_t team);
+
+/* By the last shmem_finalize: frees every team the program left. */
+void oshm_teams_fini(void);
 
 /* Barrier over all PEs without completing outstanding puts. */
 void oshm_sync_world(void);

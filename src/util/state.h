@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 struct oshm_state {
+    /* shmem_init was called once; finalized: the last finalize since. */
     bool initialized;
     bool finalized;
     /* initialized && !finalized: the one word every entry point tests, so
@@ -18,6 +19,9 @@ struct oshm_state {
      * when that finalize did not meet the other PEs'). */
     bool finalize_at_exit;
     int thread_level;
+    /* Inits not yet matched by a finalize: only the last finalize of a
+     * series releases anything (OpenSHMEM 1.6). */
+    unsigned init_depth;
 };
 
 extern struct oshm_state oshm_state;

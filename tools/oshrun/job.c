@@ -96,6 +96,12 @@ static void check_left_before_init(void)
 
 void job_pe_connected(int rank)
 {
+    /* Again after a finalize: a new life, to be finalized in turn. */
+    if (pes[rank].connected) {
+        pes[rank].finalized = false;
+        pes[rank].finalize_at_exit = false;
+        return;
+    }
     pes[rank].connected = true;
     nconnected++;
     check_left_before_init();

@@ -196,6 +196,8 @@ static bool secret_matches(const char *s)
     return diff == 0;
 }
 
+static void conn_read(struct conn *c);
+
 /* The first message of a stranger, complete. */
 static void hello(struct conn *c)
 {
@@ -204,7 +206,15 @@ static void hello(struct conn *c)
         refuse(c, "not a member of this job");
         return;
     }
-    if (rank >= (uint32_t)opt.npes || pes[rank].connected) {
+    /* Its last life's FINALIZE may still be queued on its old connection
+     * (swept later, with the other dead ones). */
+    for (size_t i = 0; rank < (uint32_t)opt.npes && pes[rank].connected &&
+                       !pes[rank].finalized && i < nconns; i++)
+        if (conns[i]->rank == (int)rank && !conns[i]->dead)
+            conn_read(conns[i]);
+    /* A PE that completed shmem_finalize may start a new life with
+     * shmem_init (OpenSHMEM 1.6): it connects again. */
+    if (rank >= (uint32_t)opt.npes || (pes[rank].connected && !pes[rank].finalized)) {
         refuse(c, rank >= (uint32_t)opt.npes ? "no such PE" : "that PE is already connected");
         return;
     }

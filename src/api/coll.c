@@ -77,7 +77,8 @@ static int check_root(const struct oshm_pe_set *s, int root, const char *routine
     {                                                                                         \
         const struct oshm_pe_set *s = team_set(team, "shmem_" #NAME "broadcast");             \
         oshm_broadcast(s, dest, source, nelems * (ELEM),                                      \
-                       check_root(s, PE_root, "shmem_" #NAME "broadcast"), true);             \
+                       check_root(s, PE_root, "shmem_" #NAME "broadcast"),          \
+                       OSHM_BCAST_TEAM);             \
         return 0;                                                                             \
     }                                                                                         \
     OSHM_FN(int, shmem_##NAME##collect, (shmem_team_t team, T *dest, const T *source,         \
@@ -113,7 +114,8 @@ SHMEM_RMA_TYPE_TABLE(DEFINE_TYPED_TEAM_COLL)
 OSHM_FN(int, shmem_broadcastmem, (shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root))
 {
     const struct oshm_pe_set *s = team_set(team, "shmem_broadcastmem");
-    oshm_broadcast(s, dest, source, nelems, check_root(s, PE_root, "shmem_broadcastmem"), true);
+    oshm_broadcast(s, dest, source, nelems, check_root(s, PE_root, "shmem_broadcastmem"),
+                   OSHM_BCAST_TEAM);
     return 0;
 }
 OSHM_FN(int, shmem_collectmem, (shmem_team_t team, void *dest, const void *source, size_t nelems))
@@ -145,9 +147,9 @@ OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *sou
     {                                                                                         \
         struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
                                           "shmem_broadcast" #BITS);                           \
-        /* In the active-set form the root's dest is left alone. */                          \
         oshm_broadcast(&s, dest, source, nelems * (BITS / 8),                                 \
-                       check_root(&s, PE_root, "shmem_broadcast" #BITS), false);              \
+                       check_root(&s, PE_root, "shmem_broadcast" #BITS),                      \
+                       OSHM_BCAST_ACTIVE_SET);                                                \
     }                                                                                         \
     OSHM_FN(void, shmem_collect##BITS,                                                        \
             (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,   \
@@ -223,7 +225,8 @@ SHMEM_REDUCE_ARITH_TABLE(DEFINE_ARITH_REDUCE)
 SHMEM_TO_ALL_BITWISE_TABLE(DEFINE_SIGNED_BITWISE_COMBINE)
 
 /* Deprecated active-set reductions reuse the combine functions above; the
- * work array is not needed (each PE reduces its chunk in private memory). */
+ * work array is not needed (PEs combine straight from each other's sources,
+ * or in private scratch). */
 #define DEFINE_TO_ALL(T, N, OP)                                                               \
     OSHM_FN(void, shmem_##N##_##OP##_to_all,                                                  \
             (T * dest, const T *source, int nreduce, int PE_start, int logPE_stride,          \

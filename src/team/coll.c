@@ -1,10 +1,6 @@
 #include "team/coll.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "hcomm/hcomm.h"
-#include "util/log.h"
 
 #define CH (&hcomm.default_channel)
 
@@ -12,41 +8,6 @@ static void finish(const struct oshm_pe_set *s)
 {
     hcomm_quiet(CH);
     oshm_barrier_sync(s);
-}
-
-/* Adds one to WORD on world PE PE; waits for and takes units on a local word. */
-static void post(int64_t *word, int pe, const char *routine)
-{
-    hcomm_signal(CH, (uint64_t *)word, 1, HCOMM_SIGNAL_ADD, pe, routine);
-}
-
-static void take(int64_t *word, int64_t idle, int64_t units, const char *routine)
-{
-    oshm_wait_i64_ge(word, idle + units);
-    hcomm_amo(CH, word, sizeof *word, HCOMM_AMO_ADD, (uint64_t)-units, 0, hcomm.my_pe, routine);
-}
-
-void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
-                    int root, bool root_receives)
-{
-    /* No barrier: the root tells each PE that its source is ready, each PE
-     * copies it and tells the root, and only the root waits for everyone
-     * (it may not change its source before all have read it). */
-    int64_t *ready = &s->sync[OSHM_SYNC_RELEASE_WORD];
-    int64_t *done = &s->sync[OSHM_SYNC_DONE_WORD];
-    if (s->my_index == root) {
-        for (int i = 0; i < s->size; i++)
-            if (i != root)
-                post(ready, oshm_set_pe(s, i), "broadcast");
-        if (root_receives && dest != source)
-            memmove(dest, source, bytes);
-        if (s->size > 1)
-            take(done, s->idle, s->size - 1, "broadcast");
-    } else {
-        take(ready, s->idle, 1, "broadcast");
-        hcomm_get(CH, dest, source, bytes, oshm_set_pe(s, root), false, "broadcast");
-        post(done, oshm_set_pe(s, root), "broadcast");
-    }
 }
 
 /* Puts BYTES at AT on every PE of the set; PE j's data is at source +
@@ -101,32 +62,6 @@ void oshm_alltoalls(const struct oshm_pe_set *s, void *dest, const void *source,
         int j = (s->my_index + 1 + k) % s->size;
         const char *from = (const char *)source + (ptrdiff_t)((size_t)j * nelems) * sst * (ptrdiff_t)elem;
         hcomm_iput(CH, at, from, dst, sst, elem, nelems, oshm_set_pe(s, j), "alltoalls");
-    }
-    finish(s);
-}
-
-void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, size_t nreduce,
-                 size_t elem, oshm_combine_fn combine)
-{
-    oshm_barrier_sync(s);
-    size_t n = (size_t)s->size, c = (size_t)s->my_index;
-    size_t lo = nreduce * c / n, hi = nreduce * (c + 1) / n, count = hi - lo;
-    if (count) {
-        size_t bytes = count * elem, off = lo * elem;
-        char *acc = malloc(bytes), *in = malloc(bytes);
-        if (!acc || !in)
-            oshm_fatal("reduction: out of memory for %zu bytes", bytes);
-        hcomm_get(CH, acc, (const char *)source + off, bytes, oshm_set_pe(s, 0), false, "reduce");
-        for (int p = 1; p < s->size; p++) {
-            hcomm_get(CH, in, (const char *)source + off, bytes, oshm_set_pe(s, p), false, "reduce");
-            combine(acc, in, count);
-        }
-        for (int k = 0; k < s->size; k++) {
-            int i = (s->my_index + 1 + k) % s->size;
-            hcomm_put(CH, (char *)dest + off, acc, bytes, oshm_set_pe(s, i), false, "reduce");
-        }
-        free(acc);
-        free(in);
     }
     finish(s);
 }

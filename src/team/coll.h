@@ -1,17 +1,27 @@
 /*
  * Collective data movement over a set of PEs, on any backend (through hcomm
- * put/get only). Each routine starts with a barrier (every source is ready,
- * every destination is free) and ends with quiet and a barrier (every result
- * is in place before anyone returns).
+ * put/get/signal, and plain loads from a peer's memory where this PE maps
+ * it). No call allocates on its fast path: private scratch comes from a
+ * per-thread pool that grows to the largest call seen (coll_pool.c).
  *
- *   broadcast  every PE gets the root's source: the root is read by all at
- *              once instead of writing to each in turn;
- *   collect    blocks in PE order; a PE learns where its block goes from the
- *              PE before it, then writes its block to every PE;
- *   alltoall   every PE writes its j-th block to PE j;
- *   reduce     reduce-scatter then allgather: PE c combines chunk c of every
- *              PE's source and writes the result into every PE's dest. Only
- *              PE c touches chunk c anywhere, so dest may be source.
+ *   broadcast  (coll_bcast.c) active-set form up to OSHM_BCAST_PUSH_MAX_BYTES:
+ *              pushed, put + signal, flat up to OSHM_BCAST_FLAT_MAX_PES
+ *              PEs, else down a binomial tree; no barrier, nobody waits
+ *              for an answer. Otherwise (and always for teams, whose sync
+ *              words the next call may reuse at once) pulled: every PE gets
+ *              the root's source at once and tells the root.
+ *   reduce     (coll_reduce.c) up to OSHM_REDUCE_WHOLE_MAX_BYTES (or fewer
+ *              elements than PEs): every PE combines the whole vector from
+ *              the peers' mapped sources; above: reduce-scatter + allgather,
+ *              PE c combining chunk c straight from the peers' memory in
+ *              cache-sized blocks and putting each block to every PE.
+ *   collect    (coll.c) blocks in PE order; a PE learns where its block goes
+ *              from the PE before it, then writes its block to every PE;
+ *   fcollect   every PE writes its block to every PE;
+ *   alltoall   every PE writes its j-th block to PE j.
+ * The collect family starts with a barrier (every destination is free) and
+ * ends with quiet and a barrier (every result is in place). A routine never
+ * reads a peer's source before that peer has entered the call.
  */
 #ifndef OSHM_TEAM_COLL_H
 #define OSHM_TEAM_COLL_H
@@ -21,11 +31,23 @@
 
 #include "team/barrier.h"
 
+/* Switch points (docs/performance.md, "Collective algorithms"). */
+#define OSHM_BCAST_PUSH_MAX_BYTES 8192
+#define OSHM_BCAST_FLAT_MAX_PES 4
+#define OSHM_REDUCE_WHOLE_MAX_BYTES 2048
+#define OSHM_REDUCE_BLOCK_BYTES 32768
+
 /* Combines N elements: acc[i] = acc[i] OP in[i]. */
 typedef void (*oshm_combine_fn)(void *acc, const void *in, size_t n);
 
+enum oshm_bcast_form {
+    OSHM_BCAST_TEAM,       /* 1.5: the root's dest gets the data too */
+    OSHM_BCAST_ACTIVE_SET, /* 1.4: the root's dest is left alone; pSync is
+                              reused only after every PE has left the call */
+};
+
 void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
-                    int root, bool root_receives);
+                    int root, enum oshm_bcast_form form);
 void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes);
 void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes);
 void oshm_alltoall(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes);
@@ -33,5 +55,9 @@ void oshm_alltoalls(const struct oshm_pe_set *s, void *dest, const void *source,
                     ptrdiff_t sst, size_t elem, size_t nelems);
 void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, size_t nreduce,
                  size_t elem, oshm_combine_fn combine);
+
+/* This thread's scratch space of at least BYTES, valid until its next call;
+ * fatal (naming ROUTINE) when memory runs out. */
+void *oshm_coll_scratch(size_t bytes, const char *routine);
 
 #endif

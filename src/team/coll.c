@@ -4,10 +4,36 @@
 
 #define CH (&hcomm.default_channel)
 
-static void finish(const struct oshm_pe_set *s)
+/* The opening barrier: every destination is free. The 1.4 active-set rules
+ * make it the caller's job (every dest ready and pSync unused before anyone
+ * calls), so only teams pay for it. */
+static void start(const struct oshm_pe_set *s, enum oshm_coll_form form)
 {
-    hcomm_quiet(CH);
-    oshm_barrier_sync(s);
+    if (form == OSHM_COLL_TEAM)
+        oshm_barrier_sync(s);
+}
+
+/* The end: every block has landed. Teams: quiet and a barrier. Active sets:
+ * each PE signals every other PE after its puts (the signal lands after the
+ * data), and a PE waits for the n - 1 signals and takes them back, leaving
+ * pSync idle; one wait per PE instead of a barrier's. */
+static void finish(const struct oshm_pe_set *s, enum oshm_coll_form form)
+{
+    if (form == OSHM_COLL_TEAM) {
+        hcomm_quiet(CH);
+        oshm_barrier_sync(s);
+        return;
+    }
+    int64_t *arrived = &s->sync[OSHM_SYNC_DONE_WORD];
+    for (int k = 1; k < s->size; k++)
+        hcomm_signal(CH, (uint64_t *)arrived, 1, HCOMM_SIGNAL_ADD,
+                     oshm_set_pe(s, (s->my_index + k) % s->size), "collective");
+    hcomm_quiet(CH); /* the caller may change source once this returns */
+    if (s->size > 1) {
+        oshm_wait_i64_ge(arrived, s->idle + s->size - 1);
+        hcomm_amo(CH, arrived, sizeof *arrived, HCOMM_AMO_ADD, (uint64_t)-(int64_t)(s->size - 1),
+                  0, hcomm.my_pe, "collective");
+    }
 }
 
 /* Puts BYTES at AT on every PE of the set; PE j's data is at source +
@@ -23,45 +49,48 @@ static void put_to_all(const struct oshm_pe_set *s, void *at, const void *source
     }
 }
 
-void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes)
+void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                   enum oshm_coll_form form)
 {
-    oshm_barrier_sync(s);
+    start(s, form);
     put_to_all(s, (char *)dest + (size_t)s->my_index * bytes, source, 0, bytes, "fcollect");
-    finish(s);
+    finish(s, form);
 }
 
-void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes)
+void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                  enum oshm_coll_form form)
 {
-    oshm_barrier_sync(s);
+    start(s, form);
     int64_t *offset_word = &s->sync[OSHM_SYNC_OFFSET_WORD];
     int64_t offset = 0;
     if (s->my_index > 0) {
         offset = oshm_wait_i64_ne(offset_word, s->idle) - s->idle - 1;
-        *offset_word = s->idle; /* nobody writes it again before the closing barrier */
+        *offset_word = s->idle; /* nobody writes it again in this call */
     }
     if (s->my_index + 1 < s->size)
         hcomm_signal(CH, (uint64_t *)offset_word, (uint64_t)(s->idle + 1 + offset + (int64_t)bytes),
                      HCOMM_SIGNAL_SET, oshm_set_pe(s, s->my_index + 1), "collect");
     put_to_all(s, (char *)dest + offset, source, 0, bytes, "collect");
-    finish(s);
+    finish(s, form);
 }
 
-void oshm_alltoall(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes)
+void oshm_alltoall(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                   enum oshm_coll_form form)
 {
-    oshm_barrier_sync(s);
+    start(s, form);
     put_to_all(s, (char *)dest + (size_t)s->my_index * bytes, source, bytes, bytes, "alltoall");
-    finish(s);
+    finish(s, form);
 }
 
 void oshm_alltoalls(const struct oshm_pe_set *s, void *dest, const void *source, ptrdiff_t dst,
-                    ptrdiff_t sst, size_t elem, size_t nelems)
+                    ptrdiff_t sst, size_t elem, size_t nelems, enum oshm_coll_form form)
 {
-    oshm_barrier_sync(s);
+    start(s, form);
     char *at = (char *)dest + (ptrdiff_t)((size_t)s->my_index * nelems) * dst * (ptrdiff_t)elem;
     for (int k = 0; k < s->size; k++) {
         int j = (s->my_index + 1 + k) % s->size;
         const char *from = (const char *)source + (ptrdiff_t)((size_t)j * nelems) * sst * (ptrdiff_t)elem;
         hcomm_iput(CH, at, from, dst, sst, elem, nelems, oshm_set_pe(s, j), "alltoalls");
     }
-    finish(s);
+    finish(s, form);
 }

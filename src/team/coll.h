@@ -4,12 +4,14 @@
  * it). No call allocates on its fast path: private scratch comes from a
  * per-thread pool that grows to the largest call seen (coll_pool.c).
  *
- *   broadcast  (coll_bcast.c) active-set form up to OSHM_BCAST_PUSH_MAX_BYTES:
- *              pushed, put + signal, flat up to OSHM_BCAST_FLAT_MAX_PES
- *              PEs, else down a binomial tree; no barrier, nobody waits
- *              for an answer. Otherwise (and always for teams, whose sync
- *              words the next call may reuse at once) pulled: every PE gets
- *              the root's source at once and tells the root.
+ *   broadcast  (coll_bcast.c) active-set form: every PE first tells the
+ *              root it has entered; up to OSHM_BCAST_PUSH_MAX_BYTES the root
+ *              then pushes, put + signal, flat up to OSHM_BCAST_FLAT_MAX_PES
+ *              PEs, else down a binomial tree, and nobody answers. Larger,
+ *              and always for teams (whose words the next call may reuse at
+ *              once, so a signal could belong to a later call): pulled,
+ *              the root posts ready, every PE gets the root's source at once
+ *              and tells the root, which waits for all.
  *   reduce     (coll_reduce.c) up to OSHM_REDUCE_WHOLE_MAX_BYTES (or fewer
  *              elements than PEs): every PE combines the whole vector from
  *              the peers' mapped sources; above: reduce-scatter + allgather,
@@ -19,9 +21,13 @@
  *              from the PE before it, then writes its block to every PE;
  *   fcollect   every PE writes its block to every PE;
  *   alltoall   every PE writes its j-th block to PE j.
- * The collect family starts with a barrier (every destination is free) and
- * ends with quiet and a barrier (every result is in place). A routine never
- * reads a peer's source before that peer has entered the call.
+ * The collect family puts whole blocks; for teams it starts with a barrier
+ * (every destination is free) and ends with quiet and a barrier; active sets
+ * skip the first (their rules make dest ready) and end with a signal to
+ * every PE and one wait for the others' (coll.c). A routine never reads a
+ * peer's source before that peer has entered the call, and in the active-set
+ * form no PE leaves a call before every PE has entered it (programs that
+ * alternate two pSync arrays without a barrier between calls rely on it).
  */
 #ifndef OSHM_TEAM_COLL_H
 #define OSHM_TEAM_COLL_H
@@ -40,19 +46,27 @@
 /* Combines N elements: acc[i] = acc[i] OP in[i]. */
 typedef void (*oshm_combine_fn)(void *acc, const void *in, size_t n);
 
-enum oshm_bcast_form {
-    OSHM_BCAST_TEAM,       /* 1.5: the root's dest gets the data too */
-    OSHM_BCAST_ACTIVE_SET, /* 1.4: the root's dest is left alone; pSync is
-                              reused only after every PE has left the call */
+/* Which rules a call follows. */
+enum oshm_coll_form {
+    OSHM_COLL_TEAM,       /* 1.5: the team's words may be reused by the next
+                             collective at once; a broadcast's root gets the
+                             data too */
+    OSHM_COLL_ACTIVE_SET, /* 1.4: every dest is ready and pSync unused before
+                             anyone calls, pSync is reused only after every
+                             PE has left; a broadcast leaves the root's dest
+                             alone */
 };
 
 void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
-                    int root, enum oshm_bcast_form form);
-void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes);
-void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes);
-void oshm_alltoall(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes);
+                    int root, enum oshm_coll_form form);
+void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                   enum oshm_coll_form form);
+void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                  enum oshm_coll_form form);
+void oshm_alltoall(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                   enum oshm_coll_form form);
 void oshm_alltoalls(const struct oshm_pe_set *s, void *dest, const void *source, ptrdiff_t dst,
-                    ptrdiff_t sst, size_t elem, size_t nelems);
+                    ptrdiff_t sst, size_t elem, size_t nelems, enum oshm_coll_form form);
 void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, size_t nreduce,
                  size_t elem, oshm_combine_fn combine);
 

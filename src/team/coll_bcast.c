@@ -19,11 +19,24 @@ static void take(int64_t *word, int64_t idle, int64_t units)
               "broadcast");
 }
 
+/* Active sets: every PE tells the root that it has entered, and the root
+ * goes on once all have. So no PE leaves a broadcast before every PE has
+ * entered it, as with every other collective here: programs that alternate
+ * two pSync arrays between calls without a barrier rely on it (a PE in the
+ * next call may write into the dest of a PE still in this one otherwise). */
+static void gather_entries(const struct oshm_pe_set *s, int root)
+{
+    int64_t *entered = &s->sync[OSHM_SYNC_DONE_WORD];
+    if (s->my_index == root)
+        take(entered, s->idle, s->size - 1);
+    else
+        post(entered, oshm_set_pe(s, root));
+}
+
 /* Pull: the root tells each PE that its source is ready, each PE copies it
  * (all at once, each on its own core) and tells the root, and only the root
  * waits, for everyone: it may not change its source before all have read
- * it. No PE ever writes another's dest, so the sync words may be reused by
- * the next collective at once, as teams do. */
+ * it. No PE ever writes another's dest. */
 static void bcast_pull(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                        int root)
 {
@@ -40,12 +53,6 @@ static void bcast_pull(const struct oshm_pe_set *s, void *dest, const void *sour
     }
 }
 
-/* Push down a binomial tree (a flat one, the root putting to everyone, up
- * to OSHM_BCAST_FLAT_MAX_PES): a PE puts the data into each child's dest and
- * then signals it; nobody waits for an answer. Only for the active-set form,
- * whose rules make it safe: every dest is ready before anyone calls, and
- * pSync is not reused before every PE has left the call, so a signal on it
- * can only belong to this call. */
 static void push_to(const struct oshm_pe_set *s, void *dest, const void *from, size_t bytes,
                     int index)
 {
@@ -54,6 +61,9 @@ static void push_to(const struct oshm_pe_set *s, void *dest, const void *from, s
     post(&s->sync[OSHM_SYNC_RELEASE_WORD], pe);
 }
 
+/* Push (after gather_entries, so every dest is free): a PE puts the data
+ * into each child's dest and then signals it; nobody answers. Flat up to
+ * OSHM_BCAST_FLAT_MAX_PES, else down a binomial tree. */
 static void bcast_push(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                        int root)
 {
@@ -78,16 +88,18 @@ static void bcast_push(const struct oshm_pe_set *s, void *dest, const void *sour
 }
 
 void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
-                    int root, enum oshm_bcast_form form)
+                    int root, enum oshm_coll_form form)
 {
     if (s->size > 1) {
-        if (form == OSHM_BCAST_ACTIVE_SET && bytes <= OSHM_BCAST_PUSH_MAX_BYTES)
+        if (form == OSHM_COLL_ACTIVE_SET)
+            gather_entries(s, root);
+        if (form == OSHM_COLL_ACTIVE_SET && bytes <= OSHM_BCAST_PUSH_MAX_BYTES)
             bcast_push(s, dest, source, bytes, root);
         else
             bcast_pull(s, dest, source, bytes, root);
     }
     /* The root's own copy last: its source is read by the others meanwhile
      * (dest may be source). */
-    if (form == OSHM_BCAST_TEAM && s->my_index == root && dest != source)
+    if (form == OSHM_COLL_TEAM && s->my_index == root && dest != source)
         memmove(dest, source, bytes);
 }

@@ -12,7 +12,8 @@
  *              operators on int, float, double and double complex; vector
  *              lengths of 1, fewer than the PEs, around 2 KiB, across 32 KiB
  *              blocks and up to 1 MiB; in place (dest == source) and not;
- *   collect, fcollect, alltoall on strided teams and active sets.
+ *   collect, fcollect, alltoall on strided teams and active sets;
+ *   active-set calls back to back alternating two pSync arrays.
  */
 #include <complex.h>
 #include <stdint.h>
@@ -267,13 +268,63 @@ static void run_collects(const struct set *s)
     }
 }
 
+/* Active-set calls back to back, alternating two pSync arrays with no
+ * barrier between them, each call writing the dest of the call two before
+ * it: a PE in call k + 1 may have left call k, so every PE must have
+ * entered call k, hence left call k - 1 and read its result (checked as
+ * soon as each call returns). */
+static long psync_b[SHMEM_REDUCE_SYNC_SIZE];
+
+static void run_alternating(const struct set *s)
+{
+    int idx = set_index(s);
+    long *sr = (long *)src, *d = (long *)dst;
+    long *da = d, *db = d + 64;
+    memset(dst, 0, 128 * sizeof(long));
+    shmem_barrier_all();
+    if (idx >= 0) {
+        for (int round = 0; round < 40; round++) {
+            long base = round * 10;
+            for (int i = 0; i < 8; i++)
+                sr[i] = me * 1000 + base + i;
+            int root = round % s->size, root2 = (round + 1) % s->size;
+            shmem_broadcast64(da, sr, 2, root, s->start, s->log_stride, s->size, psync);
+            if (idx != root)
+                CHECK(da[1] == (s->start + root * s->stride) * 1000 + base + 1,
+                      "round %d broadcast: %ld", round, da[1]);
+            shmem_broadcast64(db, sr + 2, 2, root2, s->start, s->log_stride, s->size, psync_b);
+            if (idx != root2)
+                CHECK(db[1] == (s->start + root2 * s->stride) * 1000 + base + 3,
+                      "round %d second broadcast: %ld", round, db[1]);
+            shmem_fcollect64(da, sr, 1, s->start, s->log_stride, s->size, psync);
+            for (int k = 0; k < s->size; k++)
+                CHECK(da[k] == (s->start + k * s->stride) * 1000 + base,
+                      "round %d fcollect [%d]: %ld", round, k, da[k]);
+            shmem_alltoall64(db, sr, 1, s->start, s->log_stride, s->size, psync_b);
+            for (int k = 0; k < s->size; k++)
+                CHECK(db[k] == (s->start + k * s->stride) * 1000 + base + idx,
+                      "round %d alltoall [%d]: %ld", round, k, db[k]);
+            shmem_collect64(da, sr, 1, s->start, s->log_stride, s->size, psync);
+            for (int k = 0; k < s->size; k++)
+                CHECK(da[k] == (s->start + k * s->stride) * 1000 + base,
+                      "round %d collect [%d]: %ld", round, k, da[k]);
+            shmem_long_sum_to_all(db, sr, 1, s->start, s->log_stride, s->size, pwrk_l, psync_b);
+            long want = 0;
+            for (int k = 0; k < s->size; k++)
+                want += (s->start + k * s->stride) * 1000 + base;
+            CHECK(db[0] == want, "round %d sum: %ld, want %ld", round, db[0], want);
+        }
+    }
+    shmem_barrier_all();
+}
+
 int main(void)
 {
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
-        psync[i] = SHMEM_SYNC_VALUE;
+        psync[i] = psync_b[i] = SHMEM_SYNC_VALUE;
     src = shmem_malloc(MAX_ELEMS * 16 + 64);
     dst = shmem_malloc(MAX_ELEMS * 16 + 64);
     CHECK(src && dst, "shmem_malloc");
@@ -295,6 +346,8 @@ int main(void)
         run_broadcasts(&sets[k]);
         run_reductions(&sets[k]);
         run_collects(&sets[k]);
+        if (!sets[k].team_form)
+            run_alternating(&sets[k]);
     }
     if (me == 0)
         printf("coll_algorithms: %d PEs passed\n", npes);

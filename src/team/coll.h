@@ -41,7 +41,8 @@
 #define OSHM_BCAST_PUSH_MAX_BYTES 8192
 #define OSHM_BCAST_FLAT_MAX_PES 4
 #define OSHM_REDUCE_WHOLE_MAX_BYTES 2048
-#define OSHM_REDUCE_BLOCK_BYTES 32768
+#define OSHM_REDUCE_BLOCK_BYTES 32768      /* peers' memory mapped: in cache */
+#define OSHM_REDUCE_GET_BLOCK_BYTES 262144 /* some peer reached by gets only */
 
 /* Combines N elements: acc[i] = acc[i] OP in[i]. */
 typedef void (*oshm_combine_fn)(void *acc, const void *in, size_t n);

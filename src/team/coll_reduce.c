@@ -57,11 +57,14 @@ static void reduce_scatter_allgather(const struct oshm_pe_set *s, void *dest, co
 {
     size_t n = (size_t)s->size, c = (size_t)s->my_index;
     size_t lo = nreduce * c / n, hi = nreduce * (c + 1) / n;
-    size_t block = OSHM_REDUCE_BLOCK_BYTES / elem ? OSHM_REDUCE_BLOCK_BYTES / elem : 1;
-    char *in = NULL;
-    for (int k = 1; k < s->size && !in; k++)
-        if (!mapped(s, (s->my_index + k) % s->size, source))
-            in = oshm_coll_scratch(block * elem, "reduce");
+    /* A peer that only gets reach costs a round trip per block: larger
+     * blocks then. */
+    bool all_mapped = true;
+    for (int k = 1; k < s->size; k++)
+        all_mapped = all_mapped && mapped(s, (s->my_index + k) % s->size, source);
+    size_t block_bytes = all_mapped ? OSHM_REDUCE_BLOCK_BYTES : OSHM_REDUCE_GET_BLOCK_BYTES;
+    size_t block = block_bytes / elem ? block_bytes / elem : 1;
+    char *in = all_mapped ? NULL : oshm_coll_scratch(block * elem, "reduce");
     oshm_barrier_sync(s);
     for (size_t at = lo; at < hi; at += block) {
         size_t count = hi - at < block ? hi - at : block, off = at * elem, bytes = count * elem;

@@ -349,6 +349,12 @@ int main(void)
         if (!sets[k].team_form)
             run_alternating(&sets[k]);
     }
+    if (even != SHMEM_TEAM_INVALID)
+        shmem_team_destroy(even);
+    if (odd != SHMEM_TEAM_INVALID)
+        shmem_team_destroy(odd);
+    shmem_free(src);
+    shmem_free(dst);
     if (me == 0)
         printf("coll_algorithms: %d PEs passed\n", npes);
     shmem_finalize();

@@ -85,6 +85,8 @@ static void reduce_scatter_allgather(const struct oshm_pe_set *s, void *dest, co
 void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, size_t nreduce,
                  size_t elem, oshm_combine_fn combine)
 {
+    if (nreduce == 0)
+        return;
     if (s->size == 1) {
         if (dest != source)
             memmove(dest, source, nreduce * elem);

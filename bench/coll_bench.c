@@ -1,5 +1,6 @@
 /*
- * Collectives over all PEs, 8 B to 32 KiB per PE: broadcast, collect,
+ * Collectives over all PEs, 8 B to 32 KiB per PE (to 1 MiB for broadcast
+ * and the reduction, where algorithms change with size): broadcast, collect,
  * fcollect, alltoall and a sum reduction, through the active-set routines
  * that OpenSHMEM 1.4 and 1.5 implementations share (so the same source
  * compares both). Each collective is followed by a barrier (the active-set
@@ -13,10 +14,12 @@
 #include "bench_util.h"
 
 #define MAX_BYTES 32768
+#define MAX_BYTES_LARGE (1 << 20) /* broadcast and reduce */
 #define ITERS 200
+#define ITERS_LARGE 20 /* above MAX_BYTES */
 
 static long psync[SHMEM_REDUCE_SYNC_SIZE];
-static long pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE + MAX_BYTES / 8];
+static long pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE + MAX_BYTES_LARGE / 16];
 
 int main(void)
 {
@@ -24,20 +27,23 @@ int main(void)
     int me = shmem_my_pe(), n = shmem_n_pes();
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
         psync[i] = SHMEM_SYNC_VALUE;
-    long *src = shmem_malloc(MAX_BYTES * (size_t)n);
-    long *dst = shmem_malloc(MAX_BYTES * (size_t)n);
-    memset(src, 1, MAX_BYTES * (size_t)n);
+    size_t room = MAX_BYTES * (size_t)n > MAX_BYTES_LARGE ? MAX_BYTES * (size_t)n : MAX_BYTES_LARGE;
+    long *src = shmem_malloc(room);
+    long *dst = shmem_malloc(room);
+    memset(src, 1, room);
     static const char *titles[] = {"Broadcast Latency Test", "Collect Latency Test",
                                    "Fcollect Latency Test", "Alltoall Latency Test",
                                    "Reduce Latency Test (long sum_to_all)"};
     for (int op = 0; op < 5; op++) {
         if (me == 0)
             bench_section(titles[op], "Size          Latency (us)");
-        for (size_t bytes = 8; bytes <= MAX_BYTES; bytes *= 4) {
+        size_t max = op == 0 || op == 4 ? MAX_BYTES_LARGE : MAX_BYTES;
+        for (size_t bytes = 8; bytes <= max; bytes *= 4) {
             size_t nlong = bytes / 8;
+            int iters = bytes > MAX_BYTES ? ITERS_LARGE : ITERS;
             double t;
             shmem_barrier_all();
-            BENCH_BEST_OF_3(t, for (int i = 0; i < ITERS; i++) {
+            BENCH_BEST_OF_3(t, for (int i = 0; i < iters; i++) {
                 switch (op) {
                 case 0: shmem_broadcast64(dst, src, nlong, 0, 0, 0, n, psync); break;
                 case 1: shmem_collect64(dst, src, nlong, 0, 0, n, psync); break;
@@ -48,7 +54,7 @@ int main(void)
                 shmem_barrier_all();
             });
             if (me == 0)
-                printf("%-12zu %14.3f\n", bytes, t / ITERS);
+                printf("%-12zu %14.3f\n", bytes, t / iters);
         }
     }
 #if BENCH_HAVE_1_5

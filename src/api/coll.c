@@ -77,34 +77,36 @@ static int check_root(const struct oshm_pe_set *s, int root, const char *routine
     {                                                                                         \
         const struct oshm_pe_set *s = team_set(team, "shmem_" #NAME "broadcast");             \
         oshm_broadcast(s, dest, source, nelems * (ELEM),                                      \
-                       check_root(s, PE_root, "shmem_" #NAME "broadcast"), true);             \
+                       check_root(s, PE_root, "shmem_" #NAME "broadcast"),          \
+                       OSHM_COLL_TEAM);             \
         return 0;                                                                             \
     }                                                                                         \
     OSHM_FN(int, shmem_##NAME##collect, (shmem_team_t team, T *dest, const T *source,         \
                                          size_t nelems))                                      \
     {                                                                                         \
-        oshm_collect(team_set(team, "shmem_" #NAME "collect"), dest, source, nelems * (ELEM)); \
+        oshm_collect(team_set(team, "shmem_" #NAME "collect"), dest, source, nelems * (ELEM),  \
+                     OSHM_COLL_TEAM);                                                         \
         return 0;                                                                             \
     }                                                                                         \
     OSHM_FN(int, shmem_##NAME##fcollect, (shmem_team_t team, T *dest, const T *source,        \
                                           size_t nelems))                                     \
     {                                                                                         \
         oshm_fcollect(team_set(team, "shmem_" #NAME "fcollect"), dest, source,                \
-                      nelems * (ELEM));                                                       \
+                      nelems * (ELEM), OSHM_COLL_TEAM);                                       \
         return 0;                                                                             \
     }                                                                                         \
     OSHM_FN(int, shmem_##NAME##alltoall, (shmem_team_t team, T *dest, const T *source,        \
                                           size_t nelems))                                     \
     {                                                                                         \
         oshm_alltoall(team_set(team, "shmem_" #NAME "alltoall"), dest, source,                \
-                      nelems * (ELEM));                                                       \
+                      nelems * (ELEM), OSHM_COLL_TEAM);                                       \
         return 0;                                                                             \
     }                                                                                         \
     OSHM_FN(int, shmem_##NAME##alltoalls, (shmem_team_t team, T *dest, const T *source,       \
                                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems))      \
     {                                                                                         \
         oshm_alltoalls(team_set(team, "shmem_" #NAME "alltoalls"), dest, source, dst, sst,    \
-                       ELEM, nelems);                                                         \
+                       ELEM, nelems, OSHM_COLL_TEAM);                                         \
         return 0;                                                                             \
     }
 #define DEFINE_TYPED_TEAM_COLL(T, N) DEFINE_TEAM_COLL(N##_, T, sizeof(T))
@@ -113,27 +115,29 @@ SHMEM_RMA_TYPE_TABLE(DEFINE_TYPED_TEAM_COLL)
 OSHM_FN(int, shmem_broadcastmem, (shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root))
 {
     const struct oshm_pe_set *s = team_set(team, "shmem_broadcastmem");
-    oshm_broadcast(s, dest, source, nelems, check_root(s, PE_root, "shmem_broadcastmem"), true);
+    oshm_broadcast(s, dest, source, nelems, check_root(s, PE_root, "shmem_broadcastmem"),
+                   OSHM_COLL_TEAM);
     return 0;
 }
 OSHM_FN(int, shmem_collectmem, (shmem_team_t team, void *dest, const void *source, size_t nelems))
 {
-    oshm_collect(team_set(team, "shmem_collectmem"), dest, source, nelems);
+    oshm_collect(team_set(team, "shmem_collectmem"), dest, source, nelems, OSHM_COLL_TEAM);
     return 0;
 }
 OSHM_FN(int, shmem_fcollectmem, (shmem_team_t team, void *dest, const void *source, size_t nelems))
 {
-    oshm_fcollect(team_set(team, "shmem_fcollectmem"), dest, source, nelems);
+    oshm_fcollect(team_set(team, "shmem_fcollectmem"), dest, source, nelems, OSHM_COLL_TEAM);
     return 0;
 }
 OSHM_FN(int, shmem_alltoallmem, (shmem_team_t team, void *dest, const void *source, size_t nelems))
 {
-    oshm_alltoall(team_set(team, "shmem_alltoallmem"), dest, source, nelems);
+    oshm_alltoall(team_set(team, "shmem_alltoallmem"), dest, source, nelems, OSHM_COLL_TEAM);
     return 0;
 }
 OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems))
 {
-    oshm_alltoalls(team_set(team, "shmem_alltoallsmem"), dest, source, dst, sst, 1, nelems);
+    oshm_alltoalls(team_set(team, "shmem_alltoallsmem"), dest, source, dst, sst, 1, nelems,
+                   OSHM_COLL_TEAM);
     return 0;
 }
 
@@ -145,9 +149,9 @@ OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *sou
     {                                                                                         \
         struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
                                           "shmem_broadcast" #BITS);                           \
-        /* In the active-set form the root's dest is left alone. */                          \
         oshm_broadcast(&s, dest, source, nelems * (BITS / 8),                                 \
-                       check_root(&s, PE_root, "shmem_broadcast" #BITS), false);              \
+                       check_root(&s, PE_root, "shmem_broadcast" #BITS),                      \
+                       OSHM_COLL_ACTIVE_SET);                                                \
     }                                                                                         \
     OSHM_FN(void, shmem_collect##BITS,                                                        \
             (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,   \
@@ -155,7 +159,7 @@ OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *sou
     {                                                                                         \
         struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
                                           "shmem_collect" #BITS);                             \
-        oshm_collect(&s, dest, source, nelems * (BITS / 8));                                  \
+        oshm_collect(&s, dest, source, nelems * (BITS / 8), OSHM_COLL_ACTIVE_SET);            \
     }                                                                                         \
     OSHM_FN(void, shmem_fcollect##BITS,                                                       \
             (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,   \
@@ -163,7 +167,7 @@ OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *sou
     {                                                                                         \
         struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
                                           "shmem_fcollect" #BITS);                            \
-        oshm_fcollect(&s, dest, source, nelems * (BITS / 8));                                 \
+        oshm_fcollect(&s, dest, source, nelems * (BITS / 8), OSHM_COLL_ACTIVE_SET);           \
     }                                                                                         \
     OSHM_FN(void, shmem_alltoall##BITS,                                                       \
             (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,   \
@@ -171,7 +175,7 @@ OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *sou
     {                                                                                         \
         struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
                                           "shmem_alltoall" #BITS);                            \
-        oshm_alltoall(&s, dest, source, nelems * (BITS / 8));                                 \
+        oshm_alltoall(&s, dest, source, nelems * (BITS / 8), OSHM_COLL_ACTIVE_SET);           \
     }                                                                                         \
     OSHM_FN(void, shmem_alltoalls##BITS,                                                      \
             (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,     \
@@ -179,7 +183,7 @@ OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *sou
     {                                                                                         \
         struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
                                           "shmem_alltoalls" #BITS);                           \
-        oshm_alltoalls(&s, dest, source, dst, sst, BITS / 8, nelems);                         \
+        oshm_alltoalls(&s, dest, source, dst, sst, BITS / 8, nelems, OSHM_COLL_ACTIVE_SET);   \
     }
 DEFINE_ACTIVE_SET(32)
 DEFINE_ACTIVE_SET(64)
@@ -223,7 +227,8 @@ SHMEM_REDUCE_ARITH_TABLE(DEFINE_ARITH_REDUCE)
 SHMEM_TO_ALL_BITWISE_TABLE(DEFINE_SIGNED_BITWISE_COMBINE)
 
 /* Deprecated active-set reductions reuse the combine functions above; the
- * work array is not needed (each PE reduces its chunk in private memory). */
+ * work array is not needed (PEs combine straight from each other's sources,
+ * or in private scratch). */
 #define DEFINE_TO_ALL(T, N, OP)                                                               \
     OSHM_FN(void, shmem_##N##_##OP##_to_all,                                                  \
             (T * dest, const T *source, int nreduce, int PE_start, int logPE_stride,          \

@@ -1,51 +1,38 @@
 #include "team/coll.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "hcomm/hcomm.h"
-#include "util/log.h"
 
 #define CH (&hcomm.default_channel)
 
-static void finish(const struct oshm_pe_set *s)
+/* The opening barrier: every destination is free. The 1.4 active-set rules
+ * make it the caller's job (every dest ready and pSync unused before anyone
+ * calls), so only teams pay for it. */
+static void start(const struct oshm_pe_set *s, enum oshm_coll_form form)
 {
-    hcomm_quiet(CH);
-    oshm_barrier_sync(s);
+    if (form == OSHM_COLL_TEAM)
+        oshm_barrier_sync(s);
 }
 
-/* Adds one to WORD on world PE PE; waits for and takes units on a local word. */
-static void post(int64_t *word, int pe, const char *routine)
+/* The end: every block has landed. Teams: quiet and a barrier. Active sets:
+ * each PE signals every other PE after its puts (the signal lands after the
+ * data), and a PE waits for the n - 1 signals and takes them back, leaving
+ * pSync idle; one wait per PE instead of a barrier's. */
+static void finish(const struct oshm_pe_set *s, enum oshm_coll_form form)
 {
-    hcomm_signal(CH, (uint64_t *)word, 1, HCOMM_SIGNAL_ADD, pe, routine);
-}
-
-static void take(int64_t *word, int64_t idle, int64_t units, const char *routine)
-{
-    oshm_wait_i64_ge(word, idle + units);
-    hcomm_amo(CH, word, sizeof *word, HCOMM_AMO_ADD, (uint64_t)-units, 0, hcomm.my_pe, routine);
-}
-
-void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
-                    int root, bool root_receives)
-{
-    /* No barrier: the root tells each PE that its source is ready, each PE
-     * copies it and tells the root, and only the root waits for everyone
-     * (it may not change its source before all have read it). */
-    int64_t *ready = &s->sync[OSHM_SYNC_RELEASE_WORD];
-    int64_t *done = &s->sync[OSHM_SYNC_DONE_WORD];
-    if (s->my_index == root) {
-        for (int i = 0; i < s->size; i++)
-            if (i != root)
-                post(ready, oshm_set_pe(s, i), "broadcast");
-        if (root_receives && dest != source)
-            memmove(dest, source, bytes);
-        if (s->size > 1)
-            take(done, s->idle, s->size - 1, "broadcast");
-    } else {
-        take(ready, s->idle, 1, "broadcast");
-        hcomm_get(CH, dest, source, bytes, oshm_set_pe(s, root), false, "broadcast");
-        post(done, oshm_set_pe(s, root), "broadcast");
+    if (form == OSHM_COLL_TEAM) {
+        hcomm_quiet(CH);
+        oshm_barrier_sync(s);
+        return;
+    }
+    int64_t *arrived = &s->sync[OSHM_SYNC_DONE_WORD];
+    for (int k = 1; k < s->size; k++)
+        hcomm_signal(CH, (uint64_t *)arrived, 1, HCOMM_SIGNAL_ADD,
+                     oshm_set_pe(s, (s->my_index + k) % s->size), "collective");
+    hcomm_quiet(CH); /* the caller may change source once this returns */
+    if (s->size > 1) {
+        oshm_wait_i64_ge(arrived, s->idle + s->size - 1);
+        hcomm_amo(CH, arrived, sizeof *arrived, HCOMM_AMO_ADD, (uint64_t)-(int64_t)(s->size - 1),
+                  0, hcomm.my_pe, "collective");
     }
 }
 
@@ -62,73 +49,50 @@ static void put_to_all(const struct oshm_pe_set *s, void *at, const void *source
     }
 }
 
-void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes)
+void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                   enum oshm_coll_form form)
 {
-    oshm_barrier_sync(s);
+    start(s, form);
     put_to_all(s, (char *)dest + (size_t)s->my_index * bytes, source, 0, bytes, "fcollect");
-    finish(s);
+    finish(s, form);
 }
 
-void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes)
+void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                  enum oshm_coll_form form)
 {
-    oshm_barrier_sync(s);
+    start(s, form);
     int64_t *offset_word = &s->sync[OSHM_SYNC_OFFSET_WORD];
     int64_t offset = 0;
     if (s->my_index > 0) {
         offset = oshm_wait_i64_ne(offset_word, s->idle) - s->idle - 1;
-        *offset_word = s->idle; /* nobody writes it again before the closing barrier */
+        *offset_word = s->idle; /* nobody writes it again in this call */
     }
     if (s->my_index + 1 < s->size)
         hcomm_signal(CH, (uint64_t *)offset_word, (uint64_t)(s->idle + 1 + offset + (int64_t)bytes),
                      HCOMM_SIGNAL_SET, oshm_set_pe(s, s->my_index + 1), "collect");
     put_to_all(s, (char *)dest + offset, source, 0, bytes, "collect");
-    finish(s);
+    finish(s, form);
 }
 
-void oshm_alltoall(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes)
+void oshm_alltoall(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                   enum oshm_coll_form form)
 {
-    oshm_barrier_sync(s);
+    start(s, form);
     put_to_all(s, (char *)dest + (size_t)s->my_index * bytes, source, bytes, bytes, "alltoall");
-    finish(s);
+    finish(s, form);
 }
 
 void oshm_alltoalls(const struct oshm_pe_set *s, void *dest, const void *source, ptrdiff_t dst,
-                    ptrdiff_t sst, size_t elem, size_t nelems)
+                    ptrdiff_t sst, size_t elem, size_t nelems, enum oshm_coll_form form)
 {
-    oshm_barrier_sync(s);
+    start(s, form);
     char *at = (char *)dest + (ptrdiff_t)((size_t)s->my_index * nelems) * dst * (ptrdiff_t)elem;
     for (int k = 0; k < s->size; k++) {
         int j = (s->my_index + 1 + k) % s->size;
         const char *from = (const char *)source + (ptrdiff_t)((size_t)j * nelems) * sst * (ptrdiff_t)elem;
         hcomm_iput(CH, at, from, dst, sst, elem, nelems, oshm_set_pe(s, j), "alltoalls");
     }
-    finish(s);
-}
-
-void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, size_t nreduce,
-                 size_t elem, oshm_combine_fn combine)
-{
-    oshm_barrier_sync(s);
-    size_t n = (size_t)s->size, c = (size_t)s->my_index;
-    size_t lo = nreduce * c / n, hi = nreduce * (c + 1) / n, count = hi - lo;
-    if (count) {
-        size_t bytes = count * elem, off = lo * elem;
-        char *acc = malloc(bytes), *in = malloc(bytes);
-        if (!acc || !in)
-            oshm_fatal("reduction: out of memory for %zu bytes", bytes);
-        hcomm_get(CH, acc, (const char *)source + off, bytes, oshm_set_pe(s, 0), false, "reduce");
-        for (int p = 1; p < s->size; p++) {
-            hcomm_get(CH, in, (const char *)source + off, bytes, oshm_set_pe(s, p), false, "reduce");
-            combine(acc, in, count);
-        }
-        for (int k = 0; k < s->size; k++) {
-            int i = (s->my_index + 1 + k) % s->size;
-            hcomm_put(CH, (char *)dest + off, acc, bytes, oshm_set_pe(s, i), false, "reduce");
-        }
-        free(acc);
-        free(in);
-    }
-    finish(s);
+    finish(s, form);
 }
 
 void oshm_scan(const struct oshm_pe_set *s, void *dest, const void *source, size_t nelems,
@@ -139,9 +103,8 @@ void oshm_scan(const struct oshm_pe_set *s, void *dest, const void *source, size
     size_t lo = nelems * c / n, hi = nelems * (c + 1) / n, count = hi - lo;
     if (count) {
         size_t bytes = count * elem, off = lo * elem;
-        char *acc = calloc(1, bytes), *in = malloc(bytes);
-        if (!acc || !in)
-            oshm_fatal("scan: out of memory for %zu bytes", bytes);
+        char *acc = oshm_coll_scratch(2 * bytes, "scan"), *in = acc + bytes;
+        memset(acc, 0, bytes); /* exclusive: the first PE's zeros */
         for (int p = 0; p < s->size; p++) {
             int pe = oshm_set_pe(s, p);
             hcomm_get(CH, in, (const char *)source + off, bytes, pe, false, "scan");
@@ -154,8 +117,6 @@ void oshm_scan(const struct oshm_pe_set *s, void *dest, const void *source, size
             if (!exclusive)
                 hcomm_put(CH, (char *)dest + off, acc, bytes, pe, false, "scan");
         }
-        free(acc);
-        free(in);
     }
     finish(s);
 }

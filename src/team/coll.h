@@ -1,22 +1,38 @@
 /*
  * Collective data movement over a set of PEs, on any backend (through hcomm
- * put/get only). Each routine starts with a barrier (every source is ready,
- * every destination is free) and ends with quiet and a barrier (every result
- * is in place before anyone returns).
+ * put/get/signal, and plain loads from a peer's memory where this PE maps
+ * it). No call allocates on its fast path: private scratch comes from a
+ * per-thread pool that grows to the largest call seen (coll_pool.c).
  *
- *   broadcast  every PE gets the root's source: the root is read by all at
- *              once instead of writing to each in turn;
- *   collect    blocks in PE order; a PE learns where its block goes from the
- *              PE before it, then writes its block to every PE;
- *   alltoall   every PE writes its j-th block to PE j;
- *   reduce     reduce-scatter then allgather: PE c combines chunk c of every
- *              PE's source and writes the result into every PE's dest. Only
- *              PE c touches chunk c anywhere, so dest may be source.
- *   scan       the same split: PE c reads chunk c of each PE's source in
+ *   broadcast  (coll_bcast.c) active-set form: every PE first tells the
+ *              root it has entered; up to OSHM_BCAST_PUSH_MAX_BYTES the root
+ *              then pushes, put + signal, flat up to OSHM_BCAST_FLAT_MAX_PES
+ *              PEs, else down a binomial tree, and nobody answers. Larger,
+ *              and always for teams (whose words the next call may reuse at
+ *              once, so a signal could belong to a later call): pulled,
+ *              the root posts ready, every PE gets the root's source at once
+ *              and tells the root, which waits for all.
+ *   reduce     (coll_reduce.c) up to OSHM_REDUCE_WHOLE_MAX_BYTES (or fewer
+ *              elements than PEs): every PE combines the whole vector from
+ *              the peers' mapped sources; above: reduce-scatter + allgather,
+ *              PE c combining chunk c straight from the peers' memory in
+ *              cache-sized blocks and putting each block to every PE.
+ *   collect    (coll.c) blocks in PE order; a PE learns where its block goes
+ *              from the PE before it, then writes its block to every PE;
+ *   fcollect   every PE writes its block to every PE;
+ *   alltoall   every PE writes its j-th block to PE j.
+ *   scan       (coll.c) the same split as reduce: PE c reads chunk c of each PE's source in
  *              set order and writes each PE its running sum (inclusive) or
  *              the sum before it (exclusive, zeros on the first PE). A PE's
  *              source chunk is read before its dest chunk is written, so
  *              dest may be source here too.
+ * The collect family puts whole blocks; for teams it starts with a barrier
+ * (every destination is free) and ends with quiet and a barrier; active sets
+ * skip the first (their rules make dest ready) and end with a signal to
+ * every PE and one wait for the others' (coll.c). A routine never reads a
+ * peer's source before that peer has entered the call, and in the active-set
+ * form no PE leaves a call before every PE has entered it (programs that
+ * alternate two pSync arrays without a barrier between calls rely on it).
  */
 #ifndef OSHM_TEAM_COLL_H
 #define OSHM_TEAM_COLL_H
@@ -26,16 +42,37 @@
 
 #include "team/barrier.h"
 
+/* Switch points (docs/performance.md, "Collective algorithms"). */
+#define OSHM_BCAST_PUSH_MAX_BYTES 8192
+#define OSHM_BCAST_FLAT_MAX_PES 4
+#define OSHM_REDUCE_WHOLE_MAX_BYTES 2048
+#define OSHM_REDUCE_BLOCK_BYTES 32768      /* peers' memory mapped: in cache */
+#define OSHM_REDUCE_GET_BLOCK_BYTES 262144 /* some peer reached by gets only */
+
 /* Combines N elements: acc[i] = acc[i] OP in[i]. */
 typedef void (*oshm_combine_fn)(void *acc, const void *in, size_t n);
 
+/* Which rules a call follows. */
+enum oshm_coll_form {
+    OSHM_COLL_TEAM,       /* 1.5: the team's words may be reused by the next
+                             collective at once; a broadcast's root gets the
+                             data too */
+    OSHM_COLL_ACTIVE_SET, /* 1.4: every dest is ready and pSync unused before
+                             anyone calls, pSync is reused only after every
+                             PE has left; a broadcast leaves the root's dest
+                             alone */
+};
+
 void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
-                    int root, bool root_receives);
-void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes);
-void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes);
-void oshm_alltoall(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes);
+                    int root, enum oshm_coll_form form);
+void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                   enum oshm_coll_form form);
+void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                  enum oshm_coll_form form);
+void oshm_alltoall(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                   enum oshm_coll_form form);
 void oshm_alltoalls(const struct oshm_pe_set *s, void *dest, const void *source, ptrdiff_t dst,
-                    ptrdiff_t sst, size_t elem, size_t nelems);
+                    ptrdiff_t sst, size_t elem, size_t nelems, enum oshm_coll_form form);
 void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, size_t nreduce,
                  size_t elem, oshm_combine_fn combine);
 
@@ -43,5 +80,8 @@ void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, si
  * arithmetic type. */
 void oshm_scan(const struct oshm_pe_set *s, void *dest, const void *source, size_t nelems,
                size_t elem, oshm_combine_fn combine, bool exclusive);
+/* This thread's scratch space of at least BYTES, valid until its next call;
+ * fatal (naming ROUTINE) when memory runs out. */
+void *oshm_coll_scratch(size_t bytes, const char *routine);
 
 #endif

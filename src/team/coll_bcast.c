@@ -1,0 +1,105 @@
+#include "team/coll.h"
+
+#include <string.h>
+
+#include "hcomm/hcomm.h"
+
+#define CH (&hcomm.default_channel)
+
+/* Adds one to WORD on world PE PE; waits for and takes units on a local word. */
+static void post(int64_t *word, int pe)
+{
+    hcomm_signal(CH, (uint64_t *)word, 1, HCOMM_SIGNAL_ADD, pe, "broadcast");
+}
+
+static void take(int64_t *word, int64_t idle, int64_t units)
+{
+    oshm_wait_i64_ge(word, idle + units);
+    hcomm_amo(CH, word, sizeof *word, HCOMM_AMO_ADD, (uint64_t)-units, 0, hcomm.my_pe,
+              "broadcast");
+}
+
+/* Active sets: every PE tells the root that it has entered, and the root
+ * goes on once all have. So no PE leaves a broadcast before every PE has
+ * entered it, as with every other collective here: programs that alternate
+ * two pSync arrays between calls without a barrier rely on it (a PE in the
+ * next call may write into the dest of a PE still in this one otherwise). */
+static void gather_entries(const struct oshm_pe_set *s, int root)
+{
+    int64_t *entered = &s->sync[OSHM_SYNC_DONE_WORD];
+    if (s->my_index == root)
+        take(entered, s->idle, s->size - 1);
+    else
+        post(entered, oshm_set_pe(s, root));
+}
+
+/* Pull: the root tells each PE that its source is ready, each PE copies it
+ * (all at once, each on its own core) and tells the root, and only the root
+ * waits, for everyone: it may not change its source before all have read
+ * it. No PE ever writes another's dest. */
+static void bcast_pull(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                       int root)
+{
+    int64_t *ready = &s->sync[OSHM_SYNC_RELEASE_WORD];
+    int64_t *done = &s->sync[OSHM_SYNC_DONE_WORD];
+    if (s->my_index == root) {
+        for (int k = 1; k < s->size; k++)
+            post(ready, oshm_set_pe(s, (root + k) % s->size));
+        take(done, s->idle, s->size - 1);
+    } else {
+        take(ready, s->idle, 1);
+        hcomm_get(CH, dest, source, bytes, oshm_set_pe(s, root), false, "broadcast");
+        post(done, oshm_set_pe(s, root));
+    }
+}
+
+static void push_to(const struct oshm_pe_set *s, void *dest, const void *from, size_t bytes,
+                    int index)
+{
+    int pe = oshm_set_pe(s, index);
+    hcomm_put(CH, dest, from, bytes, pe, false, "broadcast");
+    post(&s->sync[OSHM_SYNC_RELEASE_WORD], pe);
+}
+
+/* Push (after gather_entries, so every dest is free): a PE puts the data
+ * into each child's dest and then signals it; nobody answers. Flat up to
+ * OSHM_BCAST_FLAT_MAX_PES, else down a binomial tree. */
+static void bcast_push(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                       int root)
+{
+    int64_t *ready = &s->sync[OSHM_SYNC_RELEASE_WORD];
+    int n = s->size, r = (s->my_index - root + n) % n;
+    const void *from = r == 0 ? source : dest;
+    if (r)
+        take(ready, s->idle, 1);
+    if (n <= OSHM_BCAST_FLAT_MAX_PES) {
+        for (int c = r ? n : 1; c < n; c++)
+            push_to(s, dest, from, bytes, (root + c) % n);
+        return;
+    }
+    /* Binomial: the children of r are r + m for each power of two m below
+     * r's lowest set bit, the farthest (the largest subtree) first. */
+    int low = 1;
+    while (low < n && !(r & low))
+        low <<= 1;
+    for (int m = low >> 1; m >= 1; m >>= 1)
+        if (r + m < n)
+            push_to(s, dest, from, bytes, (root + r + m) % n);
+}
+
+void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
+                    int root, enum oshm_coll_form form)
+{
+    if (s->size > 1) {
+        if (form == OSHM_COLL_ACTIVE_SET)
+            gather_entries(s, root);
+        if (form == OSHM_COLL_ACTIVE_SET && bytes <= OSHM_BCAST_PUSH_MAX_BYTES)
+            bcast_push(s, dest, source, bytes, root);
+        else
+            bcast_pull(s, dest, source, bytes, root);
+    }
+    /* The root's own copy last: its source is read by the others meanwhile
+     * (dest may be source). */
+    if (form == OSHM_COLL_TEAM && s->my_index == root && dest != source)
+        memmove(dest, source, bytes);
+}

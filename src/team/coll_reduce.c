@@ -1,0 +1,99 @@
+#include "team/coll.h"
+
+#include <string.h>
+
+#include "hcomm/hcomm.h"
+
+#define CH (&hcomm.default_channel)
+
+/* PE index I's copy of symmetric ADDR as a pointer this PE can load from,
+ * or NULL when only gets reach it (another node, or UCX forced). */
+static const void *mapped(const struct oshm_pe_set *s, int i, const void *addr)
+{
+    int pe = oshm_set_pe(s, i);
+    if (pe == hcomm.my_pe)
+        return addr;
+    if (!hcomm_load_store(pe))
+        return NULL;
+    return hcomm_ptr(addr, pe, "reduce");
+}
+
+/* PE index I's BYTES at symmetric ADDR, read in place where mapped, else
+ * fetched into IN. */
+static const void *peer_data(const struct oshm_pe_set *s, int i, const void *addr, size_t bytes,
+                             void *in)
+{
+    const void *p = mapped(s, i, addr);
+    if (p)
+        return p;
+    hcomm_get(CH, in, addr, bytes, oshm_set_pe(s, i), false, "reduce");
+    return in;
+}
+
+/* Small: every PE combines the whole vector itself, in PE order (so every PE
+ * gets the same bits for floating point), into scratch; dest is written only
+ * after the second barrier, when nobody reads sources any more (dest may be
+ * source). Two barriers and n reads of a few cache lines; no puts. */
+static void reduce_whole(const struct oshm_pe_set *s, void *dest, const void *source,
+                         size_t nreduce, size_t elem, oshm_combine_fn combine)
+{
+    size_t bytes = nreduce * elem;
+    char *acc = oshm_coll_scratch(2 * bytes, "reduce"), *in = acc + bytes;
+    oshm_barrier_sync(s);
+    memcpy(acc, peer_data(s, 0, source, bytes, in), bytes);
+    for (int i = 1; i < s->size; i++)
+        combine(acc, peer_data(s, i, source, bytes, in), nreduce);
+    oshm_barrier_sync(s);
+    memcpy(dest, acc, bytes);
+}
+
+/* Large: reduce-scatter then allgather. PE c combines chunk c of every PE's
+ * source straight from the mapped memory into its own dest, one cache-sized
+ * block at a time, and puts each finished block into every other PE's dest
+ * while it is still in cache. Only PE c touches chunk c anywhere, so dest
+ * may be source. */
+static void reduce_scatter_allgather(const struct oshm_pe_set *s, void *dest, const void *source,
+                                     size_t nreduce, size_t elem, oshm_combine_fn combine)
+{
+    size_t n = (size_t)s->size, c = (size_t)s->my_index;
+    size_t lo = nreduce * c / n, hi = nreduce * (c + 1) / n;
+    /* A peer that only gets reach costs a round trip per block: larger
+     * blocks then. */
+    bool all_mapped = true;
+    for (int k = 1; k < s->size; k++)
+        all_mapped = all_mapped && mapped(s, (s->my_index + k) % s->size, source);
+    size_t block_bytes = all_mapped ? OSHM_REDUCE_BLOCK_BYTES : OSHM_REDUCE_GET_BLOCK_BYTES;
+    size_t block = block_bytes / elem ? block_bytes / elem : 1;
+    char *in = all_mapped ? NULL : oshm_coll_scratch(block * elem, "reduce");
+    oshm_barrier_sync(s);
+    for (size_t at = lo; at < hi; at += block) {
+        size_t count = hi - at < block ? hi - at : block, off = at * elem, bytes = count * elem;
+        char *acc = (char *)dest + off;
+        const char *mine = (const char *)source + off;
+        if (acc != mine)
+            memmove(acc, mine, bytes);
+        for (int k = 1; k < s->size; k++)
+            combine(acc, peer_data(s, (s->my_index + k) % s->size, mine, bytes, in), count);
+        for (int k = 1; k < s->size; k++)
+            hcomm_put(CH, acc, acc, bytes, oshm_set_pe(s, (s->my_index + k) % s->size), true,
+                      "reduce");
+    }
+    hcomm_quiet(CH);
+    oshm_barrier_sync(s);
+}
+
+void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, size_t nreduce,
+                 size_t elem, oshm_combine_fn combine)
+{
+    if (nreduce == 0)
+        return;
+    if (s->size == 1) {
+        if (dest != source)
+            memmove(dest, source, nreduce * elem);
+        return;
+    }
+    if (nreduce * elem <= OSHM_REDUCE_WHOLE_MAX_BYTES || nreduce < (size_t)s->size)
+        reduce_whole(s, dest, source, nreduce, elem, combine);
+    else
+        reduce_scatter_allgather(s, dest, source, nreduce, elem, combine);
+}

@@ -1,5 +1,7 @@
 #include "team/coll.h"
 
+#include <string.h>
+
 #include "hcomm/hcomm.h"
 
 #define CH (&hcomm.default_channel)
@@ -118,5 +120,5 @@ void oshm_scan(const struct oshm_pe_set *s, void *dest, const void *source, size
                 hcomm_put(CH, (char *)dest + off, acc, bytes, pe, false, "scan");
         }
     }
-    finish(s);
+    finish(s, OSHM_COLL_TEAM);
 }

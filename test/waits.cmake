@@ -21,3 +21,12 @@ endforeach()
 add_test(NAME pe.waits.bound_each
          COMMAND ${OSHRUN} -np 2 ${ON_CORES} --rank 2 $<TARGET_FILE:waits> 300)
 set_tests_properties(pe.waits.bound_each PROPERTIES TIMEOUT 90 LABELS pe)
+# Over UCX, whose waits progress the worker between polls (a poll that did
+# work starts the spin count again), also with PEs outnumbering cores.
+if(OSHM_HAVE_UCX)
+  add_test(NAME pe.waits.ucx.np3 COMMAND ${OSHRUN} -np 3 $<TARGET_FILE:waits> 100)
+  add_test(NAME pe.waits.ucx.3pes_1core
+           COMMAND ${ON_CORES} 1 ${OSHRUN} -np 3 $<TARGET_FILE:waits> 100)
+  set_tests_properties(pe.waits.ucx.np3 pe.waits.ucx.3pes_1core PROPERTIES
+    TIMEOUT 90 LABELS pe ENVIRONMENT "SHMEM_TRANSPORT=ucx")
+endif()

@@ -8,9 +8,9 @@
  *    waited for, which runs elsewhere, and on a machine with other busy
  *    processes it hands the core to one of them for a whole time slice
  *    (milliseconds) while the answer arrives in microseconds. Only a wait
- *    that has lasted long (OSHM_SPIN_LONG polls, tens of ms) yields, now
- *    and then, to be a fair neighbour; by then a lost slice costs a few
- *    per cent of the wait.
+ *    that has lasted long (OSHM_SPIN_LONG polls, about a time slice)
+ *    yields now and then: the PE waited for is not running, and may be
+ *    waiting for this very core.
  *  - PEs outnumber cores: the PE waited for may need this core, so yield
  *    after OSHM_SPIN_SHARED_CORES idle polls.
  * A poll that did work (served a peer's operation) starts the count again,
@@ -43,9 +43,13 @@ static inline unsigned oshm_progress(void)
 /* PEs outnumber cores: idle polls before each yield. */
 #define OSHM_SPIN_SHARED_CORES 2
 /* A core of its own: idle polls after which a wait counts as long (a pause
- * takes some 10-140 cycles, so 2^20 of them are some ms to tens of ms),
- * and from then on one yield every OSHM_SPIN_LONG_EVERY polls. */
-#define OSHM_SPIN_LONG (UINT32_C(1) << 20)
+ * takes some 10-140 cycles, so 2^14 of them are some 0.1 to 1 ms, about a
+ * scheduler time slice), and from then on one yield every
+ * OSHM_SPIN_LONG_EVERY polls. A wait that long means the PE waited for is
+ * not running: when nothing else shares this core the yield returns at
+ * once, and when something does (the PE waited for, on a machine loaded
+ * by others) it gets the core now rather than at the end of this slice. */
+#define OSHM_SPIN_LONG (UINT32_C(1) << 14)
 #define OSHM_SPIN_LONG_EVERY 64u
 
 static inline void oshm_cpu_relax(void)

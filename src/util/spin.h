@@ -72,14 +72,12 @@ static inline bool oshm_spin_should_yield(uint32_t count)
 
 /* Gives the core a rest after an idle poll: a pause, or a yield when the
  * policy above says so. *count is the caller's count of idle polls in a
- * row; a loop that did some work sets it back to 0. It saturates instead
- * of wrapping, so a wait of hours stays long. For a loop that progresses
- * by itself. */
+ * row; a loop that did some work sets it back to 0. (After 2^32 polls it
+ * wraps, and the wait spins one short stretch before it counts as long
+ * again.) For a loop that progresses by itself. */
 static inline void oshm_spin_pause(uint32_t *count)
 {
-    if (*count < UINT32_MAX)
-        ++*count;
-    if (oshm_spin_should_yield(*count))
+    if (oshm_spin_should_yield(++*count))
         sched_yield();
     else
         oshm_cpu_relax();

@@ -72,7 +72,43 @@ static inline size_t bench_max_size(const size_t *sizes, size_t n)
     return max;
 }
 
-/* Best of three runs of BODY: the machine may be shared. */
+/* The OSU micro-benchmarks' loop: SKIP iterations untimed (first touches of
+ * the peer's pages, caches, lazily made connections), then ITERS timed
+ * ones; RESULT is the average time of one, in us. BODY sees the iteration
+ * number as bench_i_. */
+#define BENCH_OSU_LOOP(result, skip, iters, body)                  \
+    do {                                                           \
+        double t0_ = 0;                                            \
+        for (long bench_i_ = -(long)(skip); bench_i_ < (long)(iters); bench_i_++) { \
+            if (bench_i_ == 0)                                     \
+                t0_ = bench_now_us();                              \
+            body;                                                  \
+        }                                                          \
+        result = (bench_now_us() - t0_) / (double)(iters);         \
+    } while (0)
+
+/* OSU's counts: a message of up to 8 KiB is small (1,000 untimed and
+ * 10,000 timed iterations), a larger one gets 10 and 100. */
+#define BENCH_LARGE_MESSAGE 8192
+static inline int bench_skip(size_t size) { return size <= BENCH_LARGE_MESSAGE ? 1000 : 10; }
+static inline int bench_iters(size_t size) { return size <= BENCH_LARGE_MESSAGE ? 10000 : 100; }
+
+/* The average over all PEs of each PE's VALUE, as OSU prints it (the
+ * active-set form, which 1.4 implementations have too). */
+static inline double bench_average_over_pes(double value)
+{
+    static double in, out, work[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
+    static long sync[SHMEM_REDUCE_SYNC_SIZE];
+    for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
+        sync[i] = SHMEM_SYNC_VALUE;
+    in = value;
+    shmem_barrier_all();
+    shmem_double_sum_to_all(&out, &in, 1, 0, 0, shmem_n_pes(), work, sync);
+    shmem_barrier_all();
+    return out / shmem_n_pes();
+}
+
+/* Best of three runs of BODY (coll_bench; the others follow OSU above). */
 #define BENCH_BEST_OF_3(result, body)                 \
     do {                                              \
         result = 1e30;                                \

@@ -1,11 +1,16 @@
 /*
  * Put and get between PE 0 and PE 1, 1 byte to 4 MiB, into the symmetric
- * heap and into a global array: latency (blocking, and non-blocking plus
- * quiet), bandwidth (a window of non-blocking transfers, one quiet), put
- * message rate, and a plain memcpy of the same sizes as the machine's limit.
+ * heap and into a global array: latency (blocking, and non-blocking with one
+ * quiet each; the blocking put is followed by a quiet too, so that the
+ * time is the put's delivery), bandwidth (a window of non-blocking
+ * transfers, one quiet), put message rate, and a plain memcpy of the same
+ * sizes as the machine's limit. OSU's loop: warm-up iterations untimed,
+ * then the average (bench_util.h).
  * Uses only the standard OpenSHMEM API.
  *
- *   oshrun -np 2 rma_bench [max_bytes | size,size,...]
+ *   oshrun -np 2 rma_bench [max_bytes | size,size,...] [heap]
+ * "heap" leaves out the [global] rows (bench/compare's short run: another
+ * implementation may reach globals through a slow path that takes minutes).
  */
 #include <shmem.h>
 #include <stdlib.h>
@@ -19,24 +24,14 @@
 
 static char global_target[MAX_BYTES];
 
-static int iterations(size_t size)
-{
-    if (size <= 4096)
-        return 20000;
-    if (size <= 65536)
-        return 2000;
-    return size <= (1u << 20) ? 200 : 50;
-}
-
 enum kind { PUT, GET, PUT_NBI, GET_NBI, MEMCPY };
 
-/* Time per transfer, in us: blocking ones complete one by one; for the
- * non-blocking ones each transfer is followed by its own quiet. */
+/* Time per transfer, in us, OSU's loop (bench_util.h): blocking ones
+ * complete one by one; each non-blocking one is followed by its own quiet. */
 static double latency(enum kind k, char *remote, char *local, size_t size)
 {
-    int n = iterations(size);
     double t;
-    BENCH_BEST_OF_3(t, for (int i = 0; i < n; i++) {
+    BENCH_OSU_LOOP(t, bench_skip(size), bench_iters(size), {
         switch (k) {
         case PUT: shmem_putmem(remote, local, size, 1); shmem_quiet(); break;
         case GET: shmem_getmem(local, remote, size, 1); break;
@@ -44,16 +39,18 @@ static double latency(enum kind k, char *remote, char *local, size_t size)
         case GET_NBI: shmem_getmem_nbi(local, remote, size, 1); shmem_quiet(); break;
         case MEMCPY: memcpy(remote, local, size); break;
         }
+        __asm__ __volatile__("" ::: "memory");
     });
-    return t / n;
+    return t;
 }
 
-/* MB/s over windows of WINDOW non-blocking transfers, one quiet each. */
+/* MB/s over windows of WINDOW non-blocking transfers, one quiet each, as
+ * OSU's bandwidth tests do (warm-up windows untimed). */
 static double bandwidth(enum kind k, char *remote, char *local, size_t size)
 {
-    int rounds = iterations(size) / WINDOW;
+    int rounds = bench_iters(size) / WINDOW + 1;
     double t;
-    BENCH_BEST_OF_3(t, for (int r = 0; r < rounds; r++) {
+    BENCH_OSU_LOOP(t, bench_skip(size) / WINDOW + 1, rounds, {
         for (int w = 0; w < WINDOW; w++) {
             size_t off = (size_t)w * size;
             if (k == PUT)
@@ -66,7 +63,7 @@ static double bandwidth(enum kind k, char *remote, char *local, size_t size)
         shmem_quiet();
         __asm__ __volatile__("" ::: "memory");
     });
-    return (double)size * WINDOW * rounds / t;
+    return (double)size * WINDOW / t;
 }
 
 int main(int argc, char **argv)
@@ -76,6 +73,7 @@ int main(int argc, char **argv)
     int me = shmem_my_pe();
     size_t sizes[BENCH_MAX_SIZES];
     size_t nsizes = bench_sizes(argc > 1 ? argv[1] : NULL, MAX_BYTES, MAX_BYTES, sizes);
+    int heap_only = argc > 2 && strcmp(argv[2], "heap") == 0;
     size_t max = bench_max_size(sizes, nsizes);
     char *heap_target = shmem_malloc(max * WINDOW);
     char *local = malloc(max * WINDOW), *copy = malloc(max * WINDOW);
@@ -96,19 +94,28 @@ int main(int argc, char **argv)
         };
         for (size_t t = 0; t < sizeof lat / sizeof lat[0]; t++) {
             bench_section(lat[t].title, "Size          Latency (us)");
+            if (lat[t].global && heap_only)
+                continue;
             char *remote = lat[t].global ? global_target : heap_target;
-            for (size_t i = 0; i < nsizes; i++)
+            for (size_t i = 0; i < nsizes; i++) {
                 printf("%-12zu %14.3f\n", sizes[i], latency(lat[t].kind, remote, local, sizes[i]));
-            fflush(stdout);
+                fflush(stdout);
+            }
         }
         bench_section("Put Bandwidth Test [heap]", "Size          Bandwidth (MB/s)   memcpy (MB/s)");
         for (size_t i = 0; i < nsizes; i++)
+        {
             printf("%-12zu %14.1f %14.1f\n", sizes[i], bandwidth(PUT, heap_target, local, sizes[i]),
                    bandwidth(MEMCPY, copy, local, sizes[i]));
+            fflush(stdout);
+        }
         bench_section("Get Bandwidth Test [heap]", "Size          Bandwidth (MB/s)   memcpy (MB/s)");
         for (size_t i = 0; i < nsizes; i++)
+        {
             printf("%-12zu %14.1f %14.1f\n", sizes[i], bandwidth(GET, heap_target, local, sizes[i]),
                    bandwidth(MEMCPY, copy, local, sizes[i]));
+            fflush(stdout);
+        }
         bench_section("Put Message Rate Test [heap]", "Size          Messages/s");
         for (size_t i = 0; i < nsizes; i++) {
             size_t size = sizes[i];
@@ -116,12 +123,13 @@ int main(int argc, char **argv)
                 continue;
             double t;
             const int n = 100000;
-            BENCH_BEST_OF_3(t, {
+            BENCH_OSU_LOOP(t, 1, 3, {
                 for (int i = 0; i < n; i++)
                     shmem_putmem_nbi(heap_target + (size_t)(i % WINDOW) * size, local, size, 1);
                 shmem_quiet();
             });
             printf("%-12zu %14.0f\n", size, n / t * 1e6);
+            fflush(stdout);
         }
         fflush(stdout);
     }

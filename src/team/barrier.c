@@ -5,10 +5,6 @@
 #include "hcomm/hcomm.h"
 #include "util/spin.h"
 
-/* Set at start-up, the same on every PE (the barrier algorithm depends on
- * it): true when any node runs more PEs than its PEs have cores. */
-bool oshm_oversubscribed = true;
-
 void oshm_wait_i64_ge(const int64_t *word, int64_t value)
 {
     const _Atomic int64_t *w = (const _Atomic int64_t *)word;

@@ -1,6 +1,20 @@
 /*
- * Waiting on memory that another PE writes. PEs may outnumber cores, so a
- * waiter spins only briefly, then yields its core to the PE it waits for.
+ * Waiting on memory that another PE writes: when to spin, when to yield.
+ *
+ * The policy (docs/performance.md, "Waiting") decides from what start-up
+ * knows and from how long the wait has lasted:
+ *  - Each PE has a core of its own (the node runs no more PEs than the
+ *    cores its PEs may use): spin. A yield would gain nothing for the PE
+ *    waited for, which runs elsewhere, and on a machine with other busy
+ *    processes it hands the core to one of them for a whole time slice
+ *    (milliseconds) while the answer arrives in microseconds. Only a wait
+ *    that has lasted long (OSHM_SPIN_LONG polls, about a time slice)
+ *    yields now and then: the PE waited for is not running, and may be
+ *    waiting for this very core.
+ *  - PEs outnumber cores: the PE waited for may need this core, so yield
+ *    after OSHM_SPIN_SHARED_CORES idle polls.
+ * A poll that did work (served a peer's operation) starts the count again,
+ * so a PE that serves others while it waits keeps its core.
  */
 #ifndef OSHM_UTIL_SPIN_H
 #define OSHM_UTIL_SPIN_H
@@ -9,9 +23,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* True when this node runs more PEs than this PE may use cores: then a
- * waiter gives its core away almost at once, since the PE it waits for may
- * need it; otherwise it spins longer for a lower wake-up latency. */
+/* True when this node runs more PEs than its PEs may use cores
+ * (sched_getaffinity), on any node of the job: the same on every PE, so
+ * algorithms may depend on it (team/barrier.c). Set once at start-up. */
 extern bool oshm_oversubscribed;
 
 /* Set when a backend needs this PE's CPU to carry out operations that
@@ -26,8 +40,17 @@ static inline unsigned oshm_progress(void)
     return 0;
 }
 
+/* PEs outnumber cores: idle polls before each yield. */
 #define OSHM_SPIN_SHARED_CORES 2
-#define OSHM_SPIN_OWN_CORE 4096
+/* A core of its own: idle polls after which a wait counts as long (a pause
+ * takes some 10-140 cycles, so 2^14 of them are some 0.1 to 1 ms, about a
+ * scheduler time slice), and from then on one yield every
+ * OSHM_SPIN_LONG_EVERY polls. A wait that long means the PE waited for is
+ * not running: when nothing else shares this core the yield returns at
+ * once, and when something does (the PE waited for, on a machine loaded
+ * by others) it gets the core now rather than at the end of this slice. */
+#define OSHM_SPIN_LONG (UINT32_C(1) << 14)
+#define OSHM_SPIN_LONG_EVERY 64u
 
 static inline void oshm_cpu_relax(void)
 {
@@ -38,18 +61,26 @@ static inline void oshm_cpu_relax(void)
 #endif
 }
 
-/* Gives the core a rest: a pause at first, then yields. *count is the
- * caller's count of polls that found nothing to do; a loop that did some
- * work sets it back to 0, so that a PE serving other PEs' operations while
- * it waits keeps its core instead of yielding between them (on a busy
- * machine a yield costs the rest of a time slice). For a loop that
- * progresses by itself. */
+/* True when the poll numbered COUNT (1, 2, ... idle polls in a row) should
+ * give the core away rather than pause. */
+static inline bool oshm_spin_should_yield(uint32_t count)
+{
+    if (oshm_oversubscribed)
+        return count >= OSHM_SPIN_SHARED_CORES;
+    return count >= OSHM_SPIN_LONG && count % OSHM_SPIN_LONG_EVERY == 0;
+}
+
+/* Gives the core a rest after an idle poll: a pause, or a yield when the
+ * policy above says so. *count is the caller's count of idle polls in a
+ * row; a loop that did some work sets it back to 0. (After 2^32 polls it
+ * wraps, and the wait spins one short stretch before it counts as long
+ * again.) For a loop that progresses by itself. */
 static inline void oshm_spin_pause(uint32_t *count)
 {
-    if (++*count < (oshm_oversubscribed ? OSHM_SPIN_SHARED_CORES : OSHM_SPIN_OWN_CORE))
-        oshm_cpu_relax();
-    else
+    if (oshm_spin_should_yield(++*count))
         sched_yield();
+    else
+        oshm_cpu_relax();
 }
 
 /* After one poll of a wait loop that did WORK (0: nothing): start the

@@ -77,8 +77,11 @@ void oshm_env_read(void)
         oshm_env.transport = OSHM_TRANSPORT_SHM;
     else if (strcasecmp(v, "ucx") == 0)
         oshm_env.transport = OSHM_TRANSPORT_UCX;
+    else if (strcasecmp(v, "ofi") == 0)
+        oshm_env.transport = OSHM_TRANSPORT_OFI;
     else
-        oshm_fatal("SHMEM_TRANSPORT=\"%s\" is not a transport; use auto, shm or ucx", v);
+        oshm_fatal("SHMEM_TRANSPORT=\"%s\" is not a transport; use auto, shm, ucx or ofi", v);
+    oshm_env.ofi_provider = getenv("SHMEM_OFI_PROVIDER");
     oshm_env.node_id = getenv("SHMEM_NODE_ID");
     v = getenv("SHMEM_DEVICE_HEAP_SIZE");
     if (v) {
@@ -104,7 +107,8 @@ void oshm_env_read(void)
 
 const char *oshm_transport_name(enum oshm_transport_choice t)
 {
-    return t == OSHM_TRANSPORT_SHM ? "shm" : t == OSHM_TRANSPORT_UCX ? "ucx" : "auto";
+    return t == OSHM_TRANSPORT_SHM ? "shm" : t == OSHM_TRANSPORT_UCX ? "ucx"
+                                     : t == OSHM_TRANSPORT_OFI ? "ofi" : "auto";
 }
 
 void oshm_env_print_info(void)
@@ -114,8 +118,9 @@ void oshm_env_print_info(void)
            "  SHMEM_DEBUG           %d  extra argument checks and debug messages\n"
            "  SHMEM_VERSION         %d  print the library version at start-up\n"
            "  SHMEM_INFO            %d  print this table at start-up\n"
-           "  SHMEM_TRANSPORT       %s  auto (shared memory in a node, UCX between nodes), "
-           "shm or ucx\n"
+           "  SHMEM_TRANSPORT       %s  auto (shared memory in a node, UCX or else libfabric "
+           "between nodes), shm, ucx or ofi\n"
+           "  SHMEM_OFI_PROVIDER    %s  libfabric provider (else FI_PROVIDER, else the first)\n"
            "  SHMEM_NODE_ID         %s  PEs of one host with different ids are on different "
            "nodes (%%p: the PE number, %%Kp: PE / K)\n"
            "  SHMEM_DEVICE_HEAP_SIZE %zu bytes  device symmetric heap per PE\n"
@@ -123,7 +128,8 @@ void oshm_env_print_info(void)
            "  SHMEM_PROGRESS_THREAD %s  a thread serves other PEs' network operations while "
            "this PE computes\n",
            oshm_env.symmetric_size, oshm_env.debug, oshm_env.version, oshm_env.info,
-           oshm_transport_name(oshm_env.transport), oshm_env.node_id ? oshm_env.node_id : "(unset)",
+           oshm_transport_name(oshm_env.transport),
+           oshm_env.ofi_provider ? oshm_env.ofi_provider : "(unset)", oshm_env.node_id ? oshm_env.node_id : "(unset)",
            oshm_env.device_heap_size, oshm_env.device_engine_delay_us,
            oshm_env.progress_thread < 0 ? "(unset: on)" : oshm_env.progress_thread ? "1" : "0");
     fflush(stdout);

@@ -12,6 +12,7 @@ enum oshm_transport_choice {
     OSHM_TRANSPORT_AUTO, /* shared memory within a node, UCX between nodes */
     OSHM_TRANSPORT_SHM,  /* shared memory only: the job must fit on one node */
     OSHM_TRANSPORT_UCX,  /* UCX to every other PE, even on the same node */
+    OSHM_TRANSPORT_OFI,  /* libfabric to every other PE, even on the same node */
 };
 
 struct oshm_env {
@@ -24,6 +25,7 @@ struct oshm_env {
     size_t device_heap_size;        /* SHMEM_DEVICE_HEAP_SIZE */
     unsigned device_engine_delay_us; /* SHMEM_DEVICE_ENGINE_DELAY_US */
     int progress_thread;   /* SHMEM_PROGRESS_THREAD: 1 on, 0 off, -1 unset (on) */
+    const char *ofi_provider; /* SHMEM_OFI_PROVIDER, else FI_PROVIDER (libfabric reads it) */
 };
 
 extern struct oshm_env oshm_env;

@@ -35,8 +35,6 @@ static _Noreturn void chan_error(struct backend_chan *ch, const char *what, int 
 
 unsigned ofi_target_progress(void)
 {
-    if (!ofi.manual)
-        return 0;
     atomic_fetch_add_explicit(&ofi.app_polls, 1, memory_order_relaxed);
     if (pthread_mutex_trylock(&ofi.target_lock) != 0)
         return 0;
@@ -169,8 +167,6 @@ void ofi_chan_share(struct backend_chan *ch)
  * while this PE polls them. */
 unsigned ofi_progress(void)
 {
-    if (!ofi.manual)
-        return 0;
     unsigned n = ofi_target_progress();
     if (pthread_mutex_trylock(&ofi.chans_lock) != 0)
         return n;

@@ -107,7 +107,7 @@ struct ofi_state {
     uint64_t op_flags;  /* FI_DELIVERY_COMPLETE where the provider has it */
     size_t inject_size;
     size_t max_msg;
-    bool manual;        /* FI_PROGRESS_MANUAL: the target needs polling */
+    bool manual;        /* FI_PROGRESS_MANUAL (said by SHMEM_INFO; polled either way) */
     enum ofi_fence_mode fence;
     /* fi_query_atomic: [size 4/8][op][0 plain, 1 fetching, 2 compare] */
     bool amo_ok[2][FI_ATOMIC_OP_LAST][3];

@@ -109,6 +109,7 @@ struct ofi_state {
     size_t max_msg;
     bool manual;        /* FI_PROGRESS_MANUAL (said by SHMEM_INFO; polled either way) */
     enum ofi_fence_mode fence;
+    bool raw_ordered;   /* reads (and fetching AMOs) stay after earlier writes */
     /* fi_query_atomic: [size 4/8][op][0 plain, 1 fetching, 2 compare] */
     bool amo_ok[2][FI_ATOMIC_OP_LAST][3];
     int my_pe;

@@ -53,6 +53,16 @@ static inline uint64_t next_flags(struct backend_chan *ch)
     return f;
 }
 
+/* A read sees this PE's earlier writes to the same place (the library, and
+ * programs, read back what they just wrote): where the provider does not
+ * keep reads after writes of every kind (tcp;ofi_rxm orders RMA after RMA
+ * and atomics after atomics only), the writes complete first. */
+static inline void reads_after_writes(struct backend_chan *ch, int pe)
+{
+    if (!ofi.raw_ordered && fi_cntr_read(ch->wcntr) < ch->w_issued)
+        ofi_wait(ch, ch->wcntr, ch->w_issued, "a read after writes", pe);
+}
+
 /* FI_MR_LOCAL: a registration of a local buffer for one operation (closed
  * once it completed); NULL otherwise. */
 static struct fid_mr *local_mr(struct backend_chan *ch, const void *buf, size_t len, int pe)
@@ -130,6 +140,7 @@ void ofi_get(struct backend_chan *ch, struct backend_peer *p, int seg, size_t of
              size_t len, bool nbi)
 {
     ofi_enter(ch);
+    reads_after_writes(ch, p->pe);
     transfer(false, ch, p, seg, off, dst, len);
     if (!nbi)
         ofi_wait(ch, ch->rcntr, ch->r_issued, "get", p->pe);
@@ -143,6 +154,8 @@ static void strided(bool put, struct backend_chan *ch, struct backend_peer *p, i
                     size_t nelems)
 {
     ofi_enter(ch);
+    if (!put)
+        reads_after_writes(ch, p->pe);
     bool must_wait = false;
     for (size_t i = 0; i < nelems; i++, off += (size_t)rstride, local += lstride)
         must_wait |= transfer(put, ch, p, seg, off, local, elem);
@@ -210,10 +223,12 @@ static uint64_t post_amo(struct backend_chan *ch, struct backend_peer *p, int se
             ofi_wait(ch, ch->wcntr, ch->w_issued, "atomic", p->pe);
         return 0;
     case FORM_FETCH:
+        reads_after_writes(ch, p->pe);
         OFI_POST(ch, fi_fetch_atomicmsg(ch->ep, &msg, &res, &desc, 1, flags), "fetching atomic",
                  p->pe);
         break;
     case FORM_COMPARE:
+        reads_after_writes(ch, p->pe);
         OFI_POST(ch, fi_compare_atomicmsg(ch->ep, &msg, &cmp, &desc, 1, &res, &desc, 1, flags),
                  "compare-and-swap", p->pe);
         break;

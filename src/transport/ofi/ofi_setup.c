@@ -222,6 +222,8 @@ static int ofi_open(const struct backend_config *cfg)
     ofi.max_msg = ofi.info->ep_attr->max_msg_size ? ofi.info->ep_attr->max_msg_size : SIZE_MAX;
     ofi.manual = ofi.info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
     ofi.fence = fence_mode(ofi.info);
+    ofi.raw_ordered = (ofi.info->tx_attr->msg_order & FI_ORDER_RAW) &&
+                      ofi.info->ep_attr->max_order_raw_size >= ((size_t)1 << 40);
     /* Manual progress was asked for; a provider that keeps automatic
      * progress anyway still gets its target polled (cheap). */
     ofi.thread_on = cfg->progress_thread;

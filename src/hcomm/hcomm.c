@@ -120,15 +120,34 @@ static int place_pes(const struct pe_card *cards, int n)
     return nodes;
 }
 
-/* The backend SHMEM_TRANSPORT asks for between nodes: by name, or the first
- * network backend built in. */
-static const struct backend_ops *network_backend(const struct hcomm_config *cfg)
+static int open_backend(const struct backend_ops *ops, const struct hcomm_config *cfg);
+
+/* SHMEM_TRANSPORT names a network backend: every PE, even of this node,
+ * is reached through it. */
+static bool network_only(void)
 {
-    const char *want = oshm_env.transport == OSHM_TRANSPORT_UCX ? "ucx" : NULL;
-    for (const struct backend_ops *const *b = cfg->backends; *b; b++)
-        if (!((*b)->flags & BACKEND_LOCAL) && (!want || strcmp((*b)->name, want) == 0))
-            return *b;
-    return NULL;
+    return oshm_env.transport == OSHM_TRANSPORT_UCX || oshm_env.transport == OSHM_TRANSPORT_OFI;
+}
+
+/* Opens the network backend SHMEM_TRANSPORT names, or else the first one
+ * built in that opens (in the order of cfg->backends). */
+static int open_network(const struct hcomm_config *cfg, bool spans_nodes)
+{
+    const char *want = network_only() ? oshm_transport_name(oshm_env.transport) : NULL;
+    bool built = false;
+    for (const struct backend_ops *const *b = cfg->backends; *b; b++) {
+        if (((*b)->flags & BACKEND_LOCAL) || (want && strcmp((*b)->name, want) != 0))
+            continue;
+        built = true;
+        if (open_backend(*b, cfg) == 0)
+            return 0;
+    }
+    if (!built)
+        oshm_warn("%s%s, and this library was built without %s (install %s and rebuild)",
+                  spans_nodes ? "the job spans several nodes" : "SHMEM_TRANSPORT=",
+                  spans_nodes ? "" : want, want ? "that backend" : "a network backend",
+                  want && strcmp(want, "ofi") == 0 ? "libfabric-dev" : "libucx-dev or libfabric-dev");
+    return -1;
 }
 
 static const struct backend_ops *local_backend(const struct hcomm_config *cfg)
@@ -208,17 +227,8 @@ static int open_backends(const struct hcomm_config *cfg, int nodes, const struct
     }
     if (open_backend(local_backend(cfg), cfg) != 0)
         return -1;
-    if (choice == OSHM_TRANSPORT_UCX || nodes > 1) {
-        const struct backend_ops *net = network_backend(cfg);
-        if (!net) {
-            oshm_warn("%s, and this library was built without a network backend (install "
-                      "libucx-dev and rebuild)",
-                      nodes > 1 ? "the job spans several nodes" : "SHMEM_TRANSPORT=ucx");
-            return -1;
-        }
-        if (open_backend(net, cfg) != 0)
-            return -1;
-    }
+    if ((network_only() || nodes > 1) && open_network(cfg, nodes > 1 && !network_only()) != 0)
+        return -1;
     hcomm.mixed = hcomm.n_backends > 1;
     return 0;
 }
@@ -230,7 +240,7 @@ static int open_backends(const struct hcomm_config *cfg, int nodes, const struct
  * themselves, never with a CPU's on the same word. */
 static int connect_all(void)
 {
-    bool local_peers = oshm_env.transport != OSHM_TRANSPORT_UCX;
+    bool local_peers = !network_only();
     int net = hcomm.n_backends > 1 ? 1 : -1;
     hcomm.amo_over_network = net >= 0;
     for (int p = 0; p < hcomm.n_pes; p++) {
@@ -289,7 +299,7 @@ int hcomm_init(const struct hcomm_config *cfg)
     if (open_backends(cfg, nodes, cards) != 0)
         goto out;
 
-    for (int p = 0; oshm_env.transport != OSHM_TRANSPORT_UCX && p < n; p++)
+    for (int p = 0; !network_only() && p < n; p++)
         if (p != me && hcomm.node_of[p] == hcomm.my_node)
             local_pids[nlocal++] = hcomm.pid_of[p];
     for (int b = 0; b < hcomm.n_backends; b++)

@@ -434,5 +434,8 @@ void oshm_env_print_info(FILE *out)
 
 const char *oshm_transport_name(int t)
 {
-    return t == OSHM_TRANSPORT_SHM ? "shm" : t == OSHM_TRANSPORT_UCX ? "ucx" : "auto";
+    return t == OSHM_TRANSPORT_SHM   ? "shm"
+           : t == OSHM_TRANSPORT_UCX ? "ucx"
+           : t == OSHM_TRANSPORT_OFI ? "ofi"
+                                     : "auto";
 }

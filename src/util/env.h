@@ -13,9 +13,10 @@
 
 /* SHMEM_TRANSPORT: how PEs reach each other (the order of its choices). */
 enum oshm_transport_choice {
-    OSHM_TRANSPORT_AUTO, /* shared memory within a node, UCX between nodes */
+    OSHM_TRANSPORT_AUTO, /* shared memory within a node, UCX (else libfabric) between nodes */
     OSHM_TRANSPORT_SHM,  /* shared memory only: the job must fit on one node */
     OSHM_TRANSPORT_UCX,  /* UCX to every other PE, even on the same node */
+    OSHM_TRANSPORT_OFI,  /* libfabric to every other PE, even on the same node */
 };
 
 enum oshm_env_type {

@@ -39,9 +39,12 @@
       "PE 0 prints the library version at start-up")                                            \
     X(SHMEM_INFO, info, FLAG, USER, "0", "", "SMA_INFO", "core",                                \
       "PE 0 prints every variable, its value, default and meaning at start-up")                 \
-    X(SHMEM_TRANSPORT, transport, CHOICE, USER, "auto", "auto|shm|ucx", "", "hcomm",            \
-      "auto: shared memory within a node, UCX between nodes; shm: shared memory only; "         \
-      "ucx: UCX to every other PE")                                                             \
+    X(SHMEM_TRANSPORT, transport, CHOICE, USER, "auto", "auto|shm|ucx|ofi", "", "hcomm",        \
+      "auto: shared memory within a node, UCX (else libfabric) between nodes; shm: shared "     \
+      "memory only; ucx: UCX to every other PE; ofi: libfabric to every other PE")              \
+    X(SHMEM_OFI_PROVIDER, ofi_provider, STRING, USER, "", "", "", "transport/ofi",              \
+      "the libfabric provider (e.g. tcp, verbs, cxi, efa); else FI_PROVIDER, else the first "   \
+      "that offers RMA and atomics")                                                            \
     X(SHMEM_NODE_ID, node_id, STRING, USER, "", "", "", "hcomm",                                \
       "splits one host into nodes: PEs with different ids are on different nodes "              \
       "(%p: the PE number, %Kp: the PE number / K)")                                            \

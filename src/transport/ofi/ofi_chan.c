@@ -1,0 +1,258 @@
+/*
+ * libfabric channels, waits and progress.
+ *
+ * A channel is an endpoint of its own (with its counters and an error
+ * queue) on the PE's one domain and address vector: contexts complete
+ * independently, and a private context's endpoint is used by one thread
+ * only. A shared channel takes a lock of its own once per operation.
+ *
+ * Progress. With a provider of manual progress (tcp;ofi_rxm) a peer's
+ * operation on this PE's memory happens only while this PE reads its target
+ * endpoint's completion queue, and this PE's own operations move only while
+ * it reads its channels'. Every wait of the library does both; the progress
+ * thread (SHMEM_PROGRESS_THREAD) takes over while the program computes.
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/log.h"
+#include "util/spin.h"
+#include "transport/ofi/ofi_int.h"
+
+/* Reports the failed operation that CH's error queue holds. */
+static _Noreturn void chan_error(struct backend_chan *ch, const char *what, int pe)
+{
+    struct fi_cq_err_entry e = {0};
+    if (fi_cq_readerr(ch->cq, &e, 0) == 1) {
+        const char *why = fi_cq_strerror(ch->cq, e.prov_errno, e.err_data, NULL, 0);
+        oshm_fatal("libfabric (provider %s): %s by PE %d to PE %d failed: %s (%s)", ofi.prov,
+                   what, ofi.my_pe, pe, fi_strerror(e.err), why ? why : "no detail");
+    }
+    ofi_failed(what, pe, FI_EIO);
+}
+
+unsigned ofi_target_progress(void)
+{
+    atomic_fetch_add_explicit(&ofi.app_polls, 1, memory_order_relaxed);
+    if (pthread_mutex_trylock(&ofi.target_lock) != 0)
+        return 0;
+    struct fi_cq_entry ent[4];
+    ssize_t n = fi_cq_read(ofi.target_cq, ent, 4);
+    pthread_mutex_unlock(&ofi.target_lock);
+    return n > 0 ? (unsigned)n : 0;
+}
+
+unsigned ofi_chan_poll(struct backend_chan *ch)
+{
+    struct fi_cq_entry ent[4];
+    ssize_t n = fi_cq_read(ch->cq, ent, 4);
+    if (n == -FI_EAVAIL)
+        chan_error(ch, "an operation", -1);
+    return n > 0 ? (unsigned)n : 0;
+}
+
+/* Polls of the channel's own endpoint per poll of the target endpoint. */
+#define OFI_WAIT_TARGET_EVERY 4
+
+void ofi_wait(struct backend_chan *ch, struct fid_cntr *cntr, uint64_t target, const char *what,
+              int pe)
+{
+    uint32_t idle = 0, polls = 0;
+    for (;;) {
+        if (fi_cntr_read(cntr) >= target)
+            return;
+        if (fi_cntr_readerr(cntr) != 0)
+            chan_error(ch, what, pe);
+        unsigned work = ofi_chan_poll(ch);
+        /* A peer may wait for this PE's target (a reply, a connection). */
+        if (++polls % OFI_WAIT_TARGET_EVERY == 0)
+            work += ofi_target_progress();
+        oshm_spin_after(work, &idle);
+    }
+}
+
+int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **out)
+{
+    (void)eager; /* connections are made by the provider on first use */
+    struct backend_chan *ch = calloc(1, sizeof *ch);
+    if (!ch)
+        return -1;
+    ch->mode = mode;
+    ch->locked = mode == BACKEND_CHAN_SHARED;
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&ch->lock, &ma);
+    pthread_mutexattr_destroy(&ma);
+    struct fi_cq_attr cqa = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE};
+    struct fi_cntr_attr ca = {.events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_UNSPEC};
+    const char *step = "opening a context's endpoint";
+    int rc;
+    if ((rc = fi_endpoint(ofi.domain, ofi.info, &ch->ep, NULL)) != 0 ||
+        (rc = fi_cq_open(ofi.domain, &cqa, &ch->cq, NULL)) != 0 ||
+        (rc = fi_cntr_open(ofi.domain, &ca, &ch->wcntr, NULL)) != 0 ||
+        (rc = fi_cntr_open(ofi.domain, &ca, &ch->rcntr, NULL)) != 0 ||
+        (rc = fi_ep_bind(ch->ep, &ofi.av->fid, 0)) != 0 ||
+        (rc = fi_ep_bind(ch->ep, &ch->cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) != 0 ||
+        (rc = fi_ep_bind(ch->ep, &ch->wcntr->fid, FI_WRITE)) != 0 ||
+        (rc = fi_ep_bind(ch->ep, &ch->rcntr->fid, FI_READ)) != 0 || (rc = fi_enable(ch->ep)) != 0)
+        goto fail;
+    if (ofi.mr_mode & FI_MR_LOCAL) {
+        step = "registering a context's scratch words";
+        ch->scratch = calloc(4, sizeof *ch->scratch);
+        if (!ch->scratch) {
+            rc = -FI_ENOMEM;
+            goto fail;
+        }
+        uint64_t key = atomic_fetch_add(&ofi.next_key, 1);
+        rc = fi_mr_reg(ofi.domain, ch->scratch, 4 * sizeof *ch->scratch, FI_READ | FI_WRITE, 0,
+                       key, 0, &ch->scratch_mr, NULL);
+        if (rc == 0 && (rc = ofi_mr_ready(ch->scratch_mr, ch->ep)) != 0)
+            ch->scratch_mr = NULL;
+        if (rc != 0)
+            goto fail;
+        ch->scratch_desc = fi_mr_desc(ch->scratch_mr);
+    }
+    pthread_mutex_lock(&ofi.chans_lock);
+    ch->next = ofi.chans;
+    ofi.chans = ch;
+    pthread_mutex_unlock(&ofi.chans_lock);
+    *out = ch;
+    return 0;
+fail:
+    oshm_warn("libfabric (provider %s): %s failed on PE %d: %s", ofi.prov, step, ofi.my_pe,
+              fi_strerror(-rc));
+    ch->next = NULL;
+    pthread_mutex_lock(&ofi.chans_lock);
+    ch->next = ofi.chans;
+    ofi.chans = ch;
+    pthread_mutex_unlock(&ofi.chans_lock);
+    ofi_chan_close(ch);
+    return -1;
+}
+
+void ofi_chan_close(struct backend_chan *ch)
+{
+    pthread_mutex_lock(&ofi.chans_lock);
+    for (struct backend_chan **c = &ofi.chans; *c; c = &(*c)->next)
+        if (*c == ch) {
+            *c = ch->next;
+            break;
+        }
+    pthread_mutex_unlock(&ofi.chans_lock);
+    if (ch->scratch_mr)
+        fi_close(&ch->scratch_mr->fid);
+    if (ch->ep)
+        fi_close(&ch->ep->fid);
+    if (ch->wcntr)
+        fi_close(&ch->wcntr->fid);
+    if (ch->rcntr)
+        fi_close(&ch->rcntr->fid);
+    if (ch->cq)
+        fi_close(&ch->cq->fid);
+    free(ch->scratch);
+    pthread_mutex_destroy(&ch->lock);
+    free(ch);
+}
+
+void ofi_chan_share(struct backend_chan *ch)
+{
+    ch->locked = true;
+    ch->mode = BACKEND_CHAN_SHARED;
+}
+
+/* The target endpoint, and the channels, whose queued sends move only
+ * while this PE polls them. */
+unsigned ofi_progress(void)
+{
+    unsigned n = ofi_target_progress();
+    if (pthread_mutex_trylock(&ofi.chans_lock) != 0)
+        return n;
+    for (struct backend_chan *ch = ofi.chans; ch; ch = ch->next)
+        n += ofi_chan_poll(ch); /* the domain is thread-safe (FI_THREAD_SAFE) */
+    pthread_mutex_unlock(&ofi.chans_lock);
+    return n;
+}
+
+/* ---- the progress thread ----
+ * While the program waits in the library it polls the target itself (and
+ * counts that in app_polls); the thread only looks every OFI_THREAD_WATCH_NS
+ * whether it still does. Once the program has stopped polling for a whole
+ * period (it computes), the thread polls the target, lingering a little
+ * after each message and sleeping OFI_THREAD_NAP_NS between polls when
+ * there is none, until the program is back. */
+#define OFI_THREAD_WATCH_NS 200000
+#define OFI_THREAD_LINGER_NS 20000
+#define OFI_THREAD_NAP_NS 50000
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static bool stopping(void) { return atomic_load_explicit(&ofi.thread_stop, memory_order_acquire); }
+
+static unsigned thread_poll(void)
+{
+    pthread_mutex_lock(&ofi.target_lock);
+    struct fi_cq_entry ent[4];
+    ssize_t n = fi_cq_read(ofi.target_cq, ent, 4);
+    pthread_mutex_unlock(&ofi.target_lock);
+    return n > 0 ? (unsigned)n : 0;
+}
+
+static void *progress_main(void *arg)
+{
+    (void)arg;
+    uint64_t seen = atomic_load_explicit(&ofi.app_polls, memory_order_relaxed);
+    while (!stopping()) {
+        struct timespec watch = {0, OFI_THREAD_WATCH_NS};
+        nanosleep(&watch, NULL);
+        uint64_t now = atomic_load_explicit(&ofi.app_polls, memory_order_relaxed);
+        if (now != seen) {
+            seen = now;
+            continue;
+        }
+        while (!stopping()) {
+            for (uint64_t last = now_ns();;) {
+                if (thread_poll())
+                    last = now_ns();
+                else if (ofi.oversubscribed || now_ns() - last > OFI_THREAD_LINGER_NS)
+                    break;
+            }
+            struct timespec nap = {0, OFI_THREAD_NAP_NS};
+            nanosleep(&nap, NULL);
+            now = atomic_load_explicit(&ofi.app_polls, memory_order_relaxed);
+            if (now != seen) {
+                seen = now;
+                break;
+            }
+        }
+    }
+    return NULL;
+}
+
+int ofi_thread_start(void)
+{
+    atomic_store(&ofi.thread_stop, false);
+    int rc = pthread_create(&ofi.thread, NULL, progress_main, NULL);
+    if (rc != 0) {
+        oshm_warn("cannot start the libfabric progress thread: %s", strerror(rc));
+        ofi.thread_on = false;
+        return -1;
+    }
+    return 0;
+}
+
+void ofi_thread_stop(void)
+{
+    if (!ofi.thread_on)
+        return;
+    atomic_store_explicit(&ofi.thread_stop, true, memory_order_release);
+    pthread_join(ofi.thread, NULL);
+    ofi.thread_on = false;
+}

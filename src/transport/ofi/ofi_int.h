@@ -1,0 +1,181 @@
+/*
+ * The libfabric backend's own state, shared by its files:
+ *   ofi_setup.c   provider choice, domain, registration, cards, peers, growth;
+ *   ofi_chan.c    channels (an endpoint each), waits, progress, its thread;
+ *   ofi_rma.c     the data operations and the ops table.
+ *
+ * Two kinds of endpoint, as in the UCX backend. The PE's *target endpoint*
+ * is the one whose address peers put in their address vectors and the one
+ * its memory registrations are bound to (FI_MR_ENDPOINT): with a provider
+ * of manual progress (tcp;ofi_rxm) it carries out peers' operations only
+ * while someone reads its completion queue, so the library's waits and the
+ * progress thread poll it, serialized by target_lock. Each *channel* (one
+ * per context) has an endpoint of its own for the operations it initiates,
+ * with two completion counters (writes: puts, non-fetching AMOs, signals;
+ * reads: gets and fetching AMOs): quiet waits for a counter to reach what
+ * the channel issued, as libfabric's RMA model intends, and touches no
+ * other context. Every operation asks for delivery completion, so that a
+ * counted put is visible at its target, not merely sent.
+ */
+#ifndef OSHM_TRANSPORT_OFI_INT_H
+#define OSHM_TRANSPORT_OFI_INT_H
+
+#include <pthread.h>
+#include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "transport/backend.h"
+
+/* Registered ranges per segment (the heap at least doubles each time). */
+#define OFI_MAX_RANGES 48
+/* Raw keys (FI_MR_RAW) longer than this are refused. */
+#define OFI_MAX_RAW_KEY 64
+
+/* How fence (and the signal of put-with-signal) orders a channel's writes. */
+enum ofi_fence_mode {
+    OFI_FENCE_ORDERED, /* the provider keeps RMA and atomics in order */
+    OFI_FENCE_FLAG,    /* the next operation carries FI_FENCE */
+    OFI_FENCE_WAIT,    /* wait for the earlier writes to complete */
+};
+
+/* A registered range of one of this PE's segments. */
+struct ofi_range {
+    size_t start;
+    size_t end;
+    struct fid_mr *mr;
+    uint64_t key;
+    uint64_t raw_base;              /* FI_MR_RAW: what fi_mr_map_raw needs */
+    uint8_t raw[OFI_MAX_RAW_KEY];
+    size_t raw_len;
+};
+
+/* A peer's registered range as this PE addresses it. */
+struct ofi_rrange {
+    size_t start;
+    size_t end;
+    uint64_t key;   /* usable with this PE's domain (mapped when raw) */
+    uint64_t addr0; /* the remote address of START: virtual or 0 (offsets) */
+    bool mapped;
+};
+
+struct backend_peer {
+    int pe;
+    fi_addr_t addr;
+    uint64_t base[BACKEND_MAX_SEGS];
+    uint64_t size[BACKEND_MAX_SEGS];
+    struct ofi_rrange *range[BACKEND_MAX_SEGS]; /* OFI_MAX_RANGES each */
+    _Atomic uint32_t nranges[BACKEND_MAX_SEGS];
+};
+
+struct backend_chan {
+    struct fid_ep *ep;
+    struct fid_cq *cq;      /* errors only (selective completion) */
+    struct fid_cntr *wcntr; /* writes and non-fetching atomics */
+    struct fid_cntr *rcntr; /* reads and fetching atomics */
+    uint64_t w_issued, r_issued;
+    enum backend_chan_mode mode;
+    bool locked;           /* SHARED: every entry takes LOCK */
+    pthread_mutex_t lock;  /* recursive */
+    bool fence_next;       /* OFI_FENCE_FLAG: the next write carries FI_FENCE */
+    /* FI_MR_LOCAL: a registered word pair for fetched values. */
+    uint64_t *scratch;
+    struct fid_mr *scratch_mr;
+    void *scratch_desc;
+    struct backend_chan *next;
+};
+
+struct ofi_state {
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_ep *target;
+    struct fid_cq *target_cq;
+    pthread_mutex_t target_lock;
+    uint8_t addr[256];
+    size_t addr_len;
+    const char *prov;   /* the provider's name, for messages */
+    uint64_t mr_mode;
+    uint64_t op_flags;  /* FI_DELIVERY_COMPLETE where the provider has it */
+    size_t inject_size;
+    size_t max_msg;
+    bool manual;        /* FI_PROGRESS_MANUAL (said by SHMEM_INFO; polled either way) */
+    enum ofi_fence_mode fence;
+    bool raw_ordered;   /* reads (and fetching AMOs) stay after earlier writes */
+    /* fi_query_atomic: [size 4/8][op][0 plain, 1 fetching, 2 compare] */
+    bool amo_ok[2][FI_ATOMIC_OP_LAST][3];
+    int my_pe;
+    int n_pes;
+    const struct backend_seg *seg;
+    bool oversubscribed;
+    struct ofi_range range[BACKEND_MAX_SEGS][OFI_MAX_RANGES];
+    uint32_t nranges[BACKEND_MAX_SEGS];
+    _Atomic uint64_t next_key; /* requested keys of local registrations */
+    pthread_mutex_t chans_lock;
+    struct backend_chan *chans;
+    bool thread_on;
+    pthread_t thread;
+    _Atomic bool thread_stop;
+    _Atomic uint64_t app_polls;
+};
+
+extern struct ofi_state ofi;
+
+/* A provider's error: names the provider, the routine and the PE. */
+_Noreturn void ofi_failed(const char *what, int pe, int err);
+/* Binds MR to the endpoint when the provider wants it (FI_MR_ENDPOINT) and
+ * enables it; closes MR and returns the error otherwise. */
+int ofi_mr_ready(struct fid_mr *mr, struct fid_ep *ep);
+
+/* ---- ofi_chan.c ---- */
+int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **ch);
+void ofi_chan_close(struct backend_chan *ch);
+void ofi_chan_share(struct backend_chan *ch);
+/* Waits until CNTR counts TARGET completions, progressing; a failed
+ * operation is fatal with the provider's reason. */
+void ofi_wait(struct backend_chan *ch, struct fid_cntr *cntr, uint64_t target, const char *what,
+              int pe);
+/* One step of progress of CH's endpoint (and of the target endpoint). */
+unsigned ofi_chan_poll(struct backend_chan *ch);
+unsigned ofi_target_progress(void);
+unsigned ofi_progress(void);
+int ofi_thread_start(void);
+void ofi_thread_stop(void);
+
+/* ---- ofi_rma.c ---- */
+void ofi_put(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+             const void *src, size_t len, bool nbi);
+void ofi_get(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off, void *dst,
+             size_t len, bool nbi);
+void ofi_iput(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+              ptrdiff_t rstride, const void *src, ptrdiff_t sstride, size_t elem, size_t nelems);
+void ofi_iget(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+              ptrdiff_t rstride, void *dst, ptrdiff_t dstride, size_t elem, size_t nelems);
+void ofi_signal(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                uint64_t value, enum backend_signal_op op);
+uint64_t ofi_amo(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                 enum backend_amo_op op, size_t size, uint64_t operand, uint64_t compare);
+void ofi_fence(struct backend_chan *ch);
+void ofi_quiet(struct backend_chan *ch);
+
+static inline void ofi_enter(struct backend_chan *ch)
+{
+    if (ch->locked)
+        pthread_mutex_lock(&ch->lock);
+}
+
+static inline void ofi_leave(struct backend_chan *ch)
+{
+    if (ch->locked)
+        pthread_mutex_unlock(&ch->lock);
+}
+
+#endif

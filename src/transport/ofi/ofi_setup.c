@@ -1,0 +1,492 @@
+/*
+ * libfabric set-up: which provider, its fabric, domain and address vector,
+ * the target endpoint, memory registration as the segments grow, the card
+ * peers connect with, and what this PE keeps of each peer.
+ *
+ * Registration follows what the provider says it requires (the FI_MR_*
+ * bits of mr_mode): keys the provider picks (PROV_KEY) or this PE picks,
+ * virtual addresses (VIRT_ADDR) or offsets into the registration, keys
+ * bound to the target endpoint (ENDPOINT), raw keys that peers map
+ * (RAW), and registered local buffers (LOCAL: see ofi_rma.c). Only memory
+ * that exists is registered (ALLOCATED, and any fabric that pins pages): a
+ * segment is registered range by range as its backed part grows, and every
+ * new range's key reaches every peer before anyone may use the memory
+ * (grow/peer_grow, driven by hcomm during the collective allocation).
+ */
+#include "transport/ofi/ofi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/env.h"
+#include "util/log.h"
+#include "fabric/fabric.h"
+#include "transport/ofi/ofi_int.h"
+
+struct ofi_state ofi = {.target_lock = PTHREAD_MUTEX_INITIALIZER,
+                        .chans_lock = PTHREAD_MUTEX_INITIALIZER};
+
+void ofi_failed(const char *what, int pe, int err)
+{
+    const char *prov = ofi.prov ? ofi.prov : "(no provider)";
+    if (err < 0)
+        err = -err;
+    if (pe >= 0)
+        oshm_fatal("libfabric (provider %s): %s by PE %d to PE %d failed: %s", prov, what,
+                   ofi.my_pe, pe, fi_strerror(err));
+    oshm_fatal("libfabric (provider %s): %s on PE %d failed: %s", prov, what, ofi.my_pe,
+               fi_strerror(err));
+}
+
+int ofi_mr_ready(struct fid_mr *mr, struct fid_ep *ep)
+{
+    if (!(ofi.mr_mode & FI_MR_ENDPOINT))
+        return 0;
+    int rc = fi_mr_bind(mr, &ep->fid, 0);
+    if (rc == 0)
+        rc = fi_mr_enable(mr);
+    if (rc != 0)
+        fi_close(&mr->fid);
+    return rc;
+}
+
+/* Registers [start, end) of this PE's segment SEG as its next range. */
+static int register_range(int seg, size_t start, size_t end)
+{
+    uint32_t n = ofi.nranges[seg];
+    if (n == OFI_MAX_RANGES) {
+        oshm_warn("libfabric: segment %d grew in more than %d steps", seg, OFI_MAX_RANGES);
+        return -1;
+    }
+    const struct backend_seg *s = &ofi.seg[seg];
+    /* Never memory that does not exist: the handle's size is the truth. */
+    struct stat st_mem;
+    if (end > s->committed || fstat(s->mem.fd, &st_mem) != 0 || (off_t)end > st_mem.st_size) {
+        oshm_warn("libfabric: refusing to register [%zu, %zu) of segment %d: only %zu bytes "
+                  "of it have memory behind them", start, end, seg, s->committed);
+        return -1;
+    }
+    struct ofi_range *r = &ofi.range[seg][n];
+    uint64_t access = FI_REMOTE_READ | FI_REMOTE_WRITE;
+    if (ofi.mr_mode & FI_MR_LOCAL)
+        access |= FI_READ | FI_WRITE;
+    void *addr = (void *)(s->base + start);
+    /* Keys this PE picks are unique in its domain: one per range. */
+    uint64_t want = (uint64_t)seg * OFI_MAX_RANGES + n + 1;
+    int rc = fi_mr_reg(ofi.domain, addr, end - start, access, 0, want, 0, &r->mr, NULL);
+    if (rc == 0)
+        rc = ofi_mr_ready(r->mr, ofi.target);
+    if (rc != 0) {
+        oshm_warn("libfabric (provider %s) cannot register %zu bytes at %p: %s", ofi.prov,
+                  end - start, addr, fi_strerror(-rc));
+        return -1;
+    }
+    r->key = fi_mr_key(r->mr);
+    r->raw_len = 0;
+    if (ofi.mr_mode & FI_MR_RAW) {
+        r->raw_len = sizeof r->raw;
+        rc = fi_mr_raw_attr(r->mr, &r->raw_base, r->raw, &r->raw_len, 0);
+        if (rc != 0) {
+            fi_close(&r->mr->fid);
+            oshm_warn("libfabric (provider %s) gives no raw key of %zu bytes: %s", ofi.prov,
+                      end - start, fi_strerror(-rc));
+            return -1;
+        }
+    }
+    r->start = start;
+    r->end = end;
+    ofi.nranges[seg] = n + 1;
+    oshm_debug("libfabric: registered [%p, +%zu) of segment %d", addr, end - start, seg);
+    return 0;
+}
+
+/* What the program may ask of the provider, and which provider. */
+static struct fi_info *hints(void)
+{
+    struct fi_info *h = fi_allocinfo();
+    if (!h)
+        return NULL;
+    h->ep_attr->type = FI_EP_RDM;
+    h->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+    h->mode = 0;
+    h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY |
+                              FI_MR_ENDPOINT | FI_MR_RAW;
+    h->domain_attr->threading = FI_THREAD_SAFE;
+    /* The library's waits and its thread drive progress: a provider that can
+     * leave it to them (sockets) needs no thread of its own, which on a busy
+     * node is descheduled for milliseconds per completion (measured: 15 ms a
+     * fetching atomic over sockets in automatic mode, 2 PEs on 2 cores). */
+    h->domain_attr->data_progress = FI_PROGRESS_MANUAL;
+    h->domain_attr->control_progress = FI_PROGRESS_MANUAL;
+    h->domain_attr->av_type = FI_AV_TABLE;
+    h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+    const char *want = oshm_env.ofi_provider;
+    if (want && *want && !(h->fabric_attr->prov_name = strdup(want))) {
+        fi_freeinfo(h);
+        return NULL;
+    }
+    return h;
+}
+
+static bool has_all(uint64_t have, uint64_t want) { return (have & want) == want; }
+
+/* Which AMOs the provider carries out itself, per size, op and form. */
+static void query_atomics(void)
+{
+    static const enum fi_op ops[] = {FI_ATOMIC_READ, FI_ATOMIC_WRITE, FI_CSWAP, FI_SUM,
+                                     FI_BAND, FI_BOR, FI_BXOR};
+    static const uint64_t forms[] = {0, FI_FETCH_ATOMIC, FI_COMPARE_ATOMIC};
+    for (int z = 0; z < 2; z++)
+        for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
+            for (int f = 0; f < 3; f++) {
+                struct fi_atomic_attr attr;
+                int rc = fi_query_atomic(ofi.domain, z ? FI_UINT64 : FI_UINT32, ops[o], &attr,
+                                         forms[f]);
+                ofi.amo_ok[z][ops[o]][f] = rc == 0 && attr.count >= 1;
+            }
+}
+
+/* The cheapest way the provider's ordering allows to order writes. */
+static enum ofi_fence_mode fence_mode(const struct fi_info *i)
+{
+    uint64_t all = FI_ORDER_RAR | FI_ORDER_RAW | FI_ORDER_WAR | FI_ORDER_WAW;
+    size_t big = (size_t)1 << 40;
+    if (has_all(i->tx_attr->msg_order, all) && i->ep_attr->max_order_waw_size >= big &&
+        i->ep_attr->max_order_raw_size >= big && i->ep_attr->max_order_war_size >= big)
+        return OFI_FENCE_ORDERED;
+    if (i->caps & FI_FENCE)
+        return OFI_FENCE_FLAG;
+    return OFI_FENCE_WAIT;
+}
+
+static int open_target(void)
+{
+    struct fi_cq_attr cqa = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE};
+    struct fi_av_attr ava = {.type = FI_AV_TABLE, .count = (size_t)ofi.n_pes};
+    int rc;
+    if ((rc = fi_av_open(ofi.domain, &ava, &ofi.av, NULL)) != 0)
+        return rc;
+    if ((rc = fi_endpoint(ofi.domain, ofi.info, &ofi.target, NULL)) != 0)
+        return rc;
+    if ((rc = fi_cq_open(ofi.domain, &cqa, &ofi.target_cq, NULL)) != 0)
+        return rc;
+    if ((rc = fi_ep_bind(ofi.target, &ofi.av->fid, 0)) != 0 ||
+        (rc = fi_ep_bind(ofi.target, &ofi.target_cq->fid,
+                         FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) != 0 ||
+        (rc = fi_enable(ofi.target)) != 0)
+        return rc;
+    ofi.addr_len = sizeof ofi.addr;
+    return fi_getname(&ofi.target->fid, ofi.addr, &ofi.addr_len);
+}
+
+static void print_choice(void)
+{
+    if (!oshm_env.info || ofi.my_pe != 0)
+        return;
+    printf("libfabric: provider %s, fabric %s, domain %s; mr_mode 0x%llx, %s progress, "
+           "fence by %s\n", ofi.prov, ofi.info->fabric_attr->name, ofi.info->domain_attr->name,
+           (unsigned long long)ofi.mr_mode, ofi.manual ? "manual" : "automatic",
+           ofi.fence == OFI_FENCE_ORDERED ? "order" : ofi.fence == OFI_FENCE_FLAG ? "FI_FENCE"
+                                                                                  : "completion");
+    fflush(stdout);
+}
+
+static int ofi_open(const struct backend_config *cfg)
+{
+    ofi.my_pe = cfg->my_pe;
+    ofi.n_pes = cfg->n_pes;
+    ofi.seg = cfg->seg;
+    ofi.oversubscribed = cfg->oversubscribed;
+    atomic_store(&ofi.next_key, (uint64_t)1 << 32);
+    struct fi_info *h = hints();
+    if (!h)
+        return -1;
+    const char *step = "fi_getinfo";
+    int rc = fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, h, &ofi.info);
+    fi_freeinfo(h);
+    if (rc != 0) {
+        const char *want = oshm_env.ofi_provider;
+        if (!want || !*want)
+            want = getenv("FI_PROVIDER");
+        oshm_warn("libfabric has no provider%s%s with reliable datagram endpoints, RMA and "
+                  "atomics: %s", want ? " matching " : "", want ? want : "", fi_strerror(-rc));
+        ofi.info = NULL;
+        return -1;
+    }
+    ofi.prov = ofi.info->fabric_attr->prov_name;
+    ofi.mr_mode = ofi.info->domain_attr->mr_mode;
+    ofi.op_flags = ofi.info->tx_attr->op_flags & FI_DELIVERY_COMPLETE;
+    ofi.inject_size = ofi.info->tx_attr->inject_size;
+    ofi.max_msg = ofi.info->ep_attr->max_msg_size ? ofi.info->ep_attr->max_msg_size : SIZE_MAX;
+    ofi.manual = ofi.info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
+    ofi.fence = fence_mode(ofi.info);
+    ofi.raw_ordered = (ofi.info->tx_attr->msg_order & FI_ORDER_RAW) &&
+                      ofi.info->ep_attr->max_order_raw_size >= ((size_t)1 << 40);
+    /* Manual progress was asked for; a provider that keeps automatic
+     * progress anyway still gets its target polled (cheap). */
+    ofi.thread_on = cfg->progress_thread;
+    step = "fi_fabric";
+    if ((rc = fi_fabric(ofi.info->fabric_attr, &ofi.fabric, NULL)) != 0)
+        goto fail;
+    step = "fi_domain";
+    if ((rc = fi_domain(ofi.fabric, ofi.info, &ofi.domain, NULL)) != 0)
+        goto fail;
+    step = "opening the target endpoint";
+    if ((rc = open_target()) != 0)
+        goto fail;
+    query_atomics();
+    if (!ofi.amo_ok[1][FI_CSWAP][2]) {
+        oshm_warn("libfabric provider %s has no 64-bit compare-and-swap: OpenSHMEM's atomics "
+                  "cannot be built on it", ofi.prov);
+        goto fail_quietly;
+    }
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
+        if (ofi.seg[s].committed && register_range(s, 0, ofi.seg[s].committed) != 0)
+            goto fail_quietly;
+    if (ofi.thread_on && ofi_thread_start() != 0)
+        goto fail_quietly;
+    print_choice();
+    return 0;
+fail:
+    oshm_warn("libfabric (provider %s): %s failed on PE %d: %s", ofi.prov, step, ofi.my_pe,
+              fi_strerror(-rc));
+fail_quietly:
+    ofi_backend.close();
+    return -1;
+}
+
+/* A range's key as it travels: the raw base, then the key (8 bytes, or the
+ * raw key). */
+static size_t pack_key(const struct ofi_range *r, uint8_t *out)
+{
+    memcpy(out, &r->raw_base, 8);
+    if (r->raw_len) {
+        memcpy(out + 8, r->raw, r->raw_len);
+        return 8 + r->raw_len;
+    }
+    memcpy(out + 8, &r->key, 8);
+    return 16;
+}
+
+/* Tokens for this PE's ranges from FIRST on. KEYS holds their key bytes. */
+static int pack_ranges(struct fabric_card *card, const uint32_t *first,
+                       uint8_t (*keys)[8 + OFI_MAX_RAW_KEY])
+{
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
+        for (uint32_t i = first[s]; i < ofi.nranges[s]; i++) {
+            if (card->ntokens == FABRIC_MAX_TOKENS)
+                return -1;
+            const struct ofi_range *r = &ofi.range[s][i];
+            uint8_t *k = keys[card->ntokens];
+            size_t klen = pack_key(r, k);
+            card->token[card->ntokens++] = (struct fabric_token){
+                .seg = (uint32_t)s, .base = ofi.seg[s].base + r->start, .size = r->end - r->start,
+                .key = k, .key_len = (uint32_t)klen};
+        }
+    return 0;
+}
+
+static int ofi_card(const pid_t *pids, int npids, void **blob, size_t *len)
+{
+    (void)pids, (void)npids;
+    static uint8_t keys[FABRIC_MAX_TOKENS][8 + OFI_MAX_RAW_KEY];
+    struct fabric_card card = {.addr = ofi.addr, .addr_len = (uint32_t)ofi.addr_len};
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
+        if (ofi.seg[s].size)
+            card.token[card.ntokens++] = (struct fabric_token){
+                .seg = (uint32_t)s, .base = ofi.seg[s].base, .size = ofi.seg[s].size};
+    uint32_t all[BACKEND_MAX_SEGS] = {0};
+    if (pack_ranges(&card, all, keys) != 0)
+        return -1;
+    return fabric_card_pack(&card, blob, len);
+}
+
+/* The key of a peer's range, usable from this PE's domain. */
+static int unpack_key(const struct fabric_token *t, struct ofi_rrange *r)
+{
+    const uint8_t *k = t->key;
+    uint64_t raw_base;
+    if (t->key_len < 16 || t->key_len > 8 + OFI_MAX_RAW_KEY)
+        return -1;
+    memcpy(&raw_base, k, 8);
+    if (!(ofi.mr_mode & FI_MR_RAW)) {
+        memcpy(&r->key, k + 8, 8);
+        return 0;
+    }
+    uint8_t raw[OFI_MAX_RAW_KEY];
+    memcpy(raw, k + 8, t->key_len - 8);
+    int rc = fi_mr_map_raw(ofi.domain, raw_base, raw, t->key_len - 8, &r->key, 0);
+    if (rc != 0) {
+        oshm_warn("libfabric (provider %s) cannot map a peer's raw key: %s", ofi.prov,
+                  fi_strerror(-rc));
+        return -1;
+    }
+    r->mapped = true;
+    return 0;
+}
+
+static int add_ranges(struct backend_peer *p, const struct fabric_card *card)
+{
+    for (uint32_t i = 0; i < card->ntokens; i++) {
+        const struct fabric_token *t = &card->token[i];
+        if (t->seg >= BACKEND_MAX_SEGS)
+            return -1;
+        int s = (int)t->seg;
+        if (!t->key_len) {
+            p->base[s] = t->base;
+            p->size[s] = t->size;
+            continue;
+        }
+        uint32_t n = atomic_load_explicit(&p->nranges[s], memory_order_relaxed);
+        size_t start = (size_t)(t->base - p->base[s]);
+        size_t expect = n ? p->range[s][n - 1].end : 0;
+        if (n == OFI_MAX_RANGES || t->base < p->base[s] || start != expect ||
+            t->size > p->size[s] - start)
+            return -1;
+        if (!p->range[s] && !(p->range[s] = calloc(OFI_MAX_RANGES, sizeof *p->range[s])))
+            return -1;
+        struct ofi_rrange *r = &p->range[s][n];
+        if (unpack_key(t, r) != 0)
+            return -1;
+        r->start = start;
+        r->end = start + t->size;
+        r->addr0 = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? t->base : 0;
+        atomic_store_explicit(&p->nranges[s], n + 1, memory_order_release);
+    }
+    return 0;
+}
+
+static int ofi_connect(int pe, const void *blob, size_t len, struct backend_peer **out)
+{
+    struct fabric_card card;
+    struct backend_peer *p = calloc(1, sizeof *p);
+    if (!p)
+        return -1;
+    *out = p;
+    p->pe = pe;
+    if (fabric_card_unpack(blob, len, &card) != 0 || !card.addr_len || add_ranges(p, &card) != 0) {
+        oshm_warn("malformed libfabric card from PE %d", pe);
+        return -1;
+    }
+    int rc = fi_av_insert(ofi.av, card.addr, 1, &p->addr, 0, NULL);
+    if (rc != 1) {
+        oshm_warn("libfabric (provider %s) cannot insert PE %d's address on PE %d: %s",
+                  ofi.prov, pe, ofi.my_pe, fi_strerror(rc < 0 ? -rc : FI_EINVAL));
+        return -1;
+    }
+    return 0;
+}
+
+static void ofi_disconnect(struct backend_peer *p)
+{
+    if (!p)
+        return;
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++) {
+        uint32_t n = atomic_load_explicit(&p->nranges[s], memory_order_relaxed);
+        for (uint32_t i = 0; i < n; i++)
+            if (p->range[s][i].mapped)
+                fi_mr_unmap_key(ofi.domain, p->range[s][i].key);
+        free(p->range[s]);
+    }
+    free(p);
+}
+
+static int ofi_grow(int seg, size_t committed, void **blob, size_t *len)
+{
+    *blob = NULL;
+    *len = 0;
+    uint32_t first[BACKEND_MAX_SEGS];
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
+        first[s] = ofi.nranges[s];
+    uint32_t n = ofi.nranges[seg];
+    size_t from = n ? ofi.range[seg][n - 1].end : 0;
+    if (committed <= from)
+        return 0;
+    if (register_range(seg, from, committed) != 0)
+        return -1;
+    static uint8_t keys[FABRIC_MAX_TOKENS][8 + OFI_MAX_RAW_KEY];
+    struct fabric_card card = {0};
+    if (pack_ranges(&card, first, keys) != 0)
+        return -1;
+    return fabric_card_pack(&card, blob, len);
+}
+
+static int ofi_peer_grow(struct backend_peer *p, const void *blob, size_t len)
+{
+    struct fabric_card card;
+    if (fabric_card_unpack(blob, len, &card) != 0 || add_ranges(p, &card) != 0) {
+        oshm_warn("malformed libfabric memory keys from PE %d", p->pe);
+        return -1;
+    }
+    return 0;
+}
+
+static void ofi_close(void)
+{
+    ofi_thread_stop();
+    while (ofi.chans)
+        ofi_chan_close(ofi.chans);
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++) {
+        for (uint32_t i = 0; i < ofi.nranges[s]; i++)
+            fi_close(&ofi.range[s][i].mr->fid);
+        ofi.nranges[s] = 0;
+    }
+    if (ofi.target)
+        fi_close(&ofi.target->fid);
+    if (ofi.target_cq)
+        fi_close(&ofi.target_cq->fid);
+    if (ofi.av)
+        fi_close(&ofi.av->fid);
+    if (ofi.domain)
+        fi_close(&ofi.domain->fid);
+    if (ofi.fabric)
+        fi_close(&ofi.fabric->fid);
+    if (ofi.info)
+        fi_freeinfo(ofi.info);
+    ofi.target = NULL;
+    ofi.target_cq = NULL;
+    ofi.av = NULL;
+    ofi.domain = NULL;
+    ofi.fabric = NULL;
+    ofi.info = NULL;
+    ofi.prov = NULL;
+}
+
+static void *ofi_ptr(struct backend_peer *p, int seg, size_t off)
+{
+    (void)p, (void)seg, (void)off;
+    return NULL;
+}
+
+static const char *ofi_describe(struct backend_peer *p)
+{
+    (void)p;
+    return ofi.prov ? ofi.prov : "libfabric";
+}
+
+const struct backend_ops ofi_backend = {
+    .name = "ofi",
+    .open = ofi_open,
+    .card = ofi_card,
+    .connect = ofi_connect,
+    .disconnect = ofi_disconnect,
+    .close = ofi_close,
+    .chan_open = ofi_chan_open,
+    .chan_close = ofi_chan_close,
+    .chan_share = ofi_chan_share,
+    .grow = ofi_grow,
+    .peer_grow = ofi_peer_grow,
+    .put = ofi_put,
+    .get = ofi_get,
+    .iput = ofi_iput,
+    .iget = ofi_iget,
+    .signal = ofi_signal,
+    .amo = ofi_amo,
+    .ptr = ofi_ptr,
+    .fence = ofi_fence,
+    .quiet = ofi_quiet,
+    .progress = ofi_progress,
+    .describe = ofi_describe,
+};

@@ -38,7 +38,7 @@ bad_number)
         'whole number'
     expect_refused 3 SHMEM_DEVICE_ENGINE_DELAY_US=99999999999 'out of range' '10000000' ;;
 bad_choice)
-    expect_refused 2 SHMEM_TRANSPORT=infiniband 'SHMEM_TRANSPORT="infiniband"' 'auto, shm or ucx'
+    expect_refused 2 SHMEM_TRANSPORT=infiniband 'SHMEM_TRANSPORT="infiniband"' 'auto, shm, ucx or ofi'
     expect_refused 1 SHMEM_TRANSPORT=ucz 'did you mean ucx' ;;
 bad_bool)
     expect_refused 2 SHMEM_PROGRESS_THREAD=maybe 'SHMEM_PROGRESS_THREAD="maybe"' 'yes' 'off' ;;

@@ -69,7 +69,7 @@ expect "a stranger cannot join the TCP bootstrap" 0 \
     "refused a bootstrap connection from 127\.0\.0\.1 port [0-9]+: not a member" 10 \
     -- "$OSHRUN" --bootstrap tcp -np 2 "$FAULTS" stranger
 grep -q "stranger refused" "$out" || { failures=$((failures + 1)); echo "FAIL TCP stranger: PE 0 did not report"; }
-expect "bad SHMEM_TRANSPORT is a clear error" nonzero 'SHMEM_TRANSPORT="rdma" is not one of the choices; accepted: auto, shm or ucx' 5 \
+expect "bad SHMEM_TRANSPORT is a clear error" nonzero 'SHMEM_TRANSPORT="rdma" is not one of the choices; accepted: auto, shm, ucx or ofi' 5 \
     -- env SHMEM_TRANSPORT=rdma "$OSHRUN" -np 2 "$RING"
 expect "SHMEM_TRANSPORT=shm across nodes is a clear error" nonzero \
     "SHMEM_TRANSPORT=shm, but PE [01] runs on node .* shared memory reaches only PEs of one node" 5 \

@@ -152,7 +152,7 @@ TEST(EnvTable, Choices)
     p = parse({"SHMEM_TRANSPORT=ucz"});
     EXPECT_EQ(p.rc, -1);
     EXPECT_TRUE(has(p.r.error, "SHMEM_TRANSPORT=\"ucz\"")) << p.r.error;
-    EXPECT_TRUE(has(p.r.error, "auto, shm or ucx")) << p.r.error;
+    EXPECT_TRUE(has(p.r.error, "auto, shm, ucx or ofi")) << p.r.error;
     EXPECT_TRUE(has(p.r.error, "did you mean ucx?")) << p.r.error;
     p = parse({"SHMEM_TRANSPORT=infiniband"});
     EXPECT_EQ(p.rc, -1);

@@ -34,6 +34,25 @@
 
 #include "transport/backend.h"
 
+/* libfabric's exported entry points, loaded at run time (ofi_dl.c). The
+ * names below make the backend's calls go through the table. */
+struct ofi_dl {
+    int (*getinfo)(uint32_t version, const char *node, const char *service, uint64_t flags,
+                   const struct fi_info *hints, struct fi_info **info);
+    void (*freeinfo)(struct fi_info *info);
+    struct fi_info *(*dupinfo)(const struct fi_info *info);
+    int (*fabric)(struct fi_fabric_attr *attr, struct fid_fabric **fabric, void *context);
+    const char *(*strerror)(int errnum);
+};
+extern struct ofi_dl ofi_dl;
+/* 0 once libfabric is loaded; -1 after saying why it cannot be. */
+int ofi_dl_open(void);
+#define fi_getinfo ofi_dl.getinfo
+#define fi_freeinfo ofi_dl.freeinfo
+#define fi_dupinfo ofi_dl.dupinfo
+#define fi_fabric ofi_dl.fabric
+#define fi_strerror ofi_dl.strerror
+
 /* Registered ranges per segment (the heap at least doubles each time). */
 #define OFI_MAX_RANGES 48
 /* Raw keys (FI_MR_RAW) longer than this are refused. */

@@ -105,7 +105,7 @@ static int register_range(int seg, size_t start, size_t end)
 /* What the program may ask of the provider, and which provider. */
 static struct fi_info *hints(void)
 {
-    struct fi_info *h = fi_allocinfo();
+    struct fi_info *h = fi_dupinfo(NULL); /* fi_allocinfo, through the loaded library */
     if (!h)
         return NULL;
     h->ep_attr->type = FI_EP_RDM;
@@ -200,6 +200,8 @@ static int ofi_open(const struct backend_config *cfg)
     ofi.seg = cfg->seg;
     ofi.oversubscribed = cfg->oversubscribed;
     atomic_store(&ofi.next_key, (uint64_t)1 << 32);
+    if (ofi_dl_open() != 0)
+        return -1;
     struct fi_info *h = hints();
     if (!h)
         return -1;

@@ -10,7 +10,8 @@ OSHRUN=$1 PROG=$2
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 failures=0 passes=0
-shm_before=$(ls /dev/shm 2>/dev/null | sort)
+# Only this user's files: other users' jobs may come and go meanwhile.
+shm_before=$(find /dev/shm -mindepth 1 -maxdepth 1 -user "$(id -u)" -printf '%f\n' 2>/dev/null | sort)
 
 # expect NAME NPES MODE PATTERN... : every extended regex must match stderr.
 expect() {
@@ -60,7 +61,7 @@ expect "store beyond the device heap's allocations" 2 device \
     "SIGBUS at address 0x[0-9a-f]+, in the device heap \[0x[0-9a-f]+, 0x[0-9a-f]+\) at offset 0x[0-9a-f]+, outside any allocation" \
     "in the program"
 
-shm_after=$(ls /dev/shm 2>/dev/null | sort)
+shm_after=$(find /dev/shm -mindepth 1 -maxdepth 1 -user "$(id -u)" -printf '%f\n' 2>/dev/null | sort)
 if [ "$shm_before" != "$shm_after" ]; then
     failures=$((failures + 1))
     echo "FAIL files left in /dev/shm:"; comm -13 <(echo "$shm_before") <(echo "$shm_after")

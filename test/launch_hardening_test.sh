@@ -14,7 +14,8 @@ fail() {
     failures=$((failures + 1)); echo "FAIL $1"; shift
     for f in "$@"; do [ -s "$f" ] && sed 's/^/     /' "$f"; done
 }
-shm_before=$(ls /dev/shm 2>/dev/null | sort)
+# Only this user's files: other users' jobs may come and go meanwhile.
+shm_before=$(find /dev/shm -mindepth 1 -maxdepth 1 -user "$(id -u)" -printf '%f\n' 2>/dev/null | sort)
 
 # The PEs wait for a file before they start, so that a stranger can be the
 # first to connect.
@@ -178,7 +179,7 @@ if pgrep -f "^$FAULTS( |\$)" >/dev/null || pgrep -f "^$T/gate.sh" >/dev/null; th
 else
     pass "no PE left running"
 fi
-shm_after=$(ls /dev/shm 2>/dev/null | sort)
+shm_after=$(find /dev/shm -mindepth 1 -maxdepth 1 -user "$(id -u)" -printf '%f\n' 2>/dev/null | sort)
 if [ "$shm_before" = "$shm_after" ]; then
     pass "no file left in /dev/shm"
 else

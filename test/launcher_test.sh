@@ -29,7 +29,8 @@ expect() {
     fi
 }
 
-shm_before=$(ls /dev/shm 2>/dev/null | sort)
+# Only this user's files: other users' jobs may come and go meanwhile.
+shm_before=$(find /dev/shm -mindepth 1 -maxdepth 1 -user "$(id -u)" -printf '%f\n' 2>/dev/null | sort)
 
 expect "PE killed by SIGSEGV ends the job" 139 "PE 1 \(pid [0-9]+\) was killed by signal 11" 5 \
     -- "$OSHRUN" -np 4 "$FAULTS" signal 1
@@ -110,7 +111,7 @@ if pgrep -f "^$FAULTS( |\$)" >/dev/null; then
 else
     passes=$((passes + 1)); echo "ok   no PE left running"
 fi
-shm_after=$(ls /dev/shm 2>/dev/null | sort)
+shm_after=$(find /dev/shm -mindepth 1 -maxdepth 1 -user "$(id -u)" -printf '%f\n' 2>/dev/null | sort)
 if [ "$shm_before" = "$shm_after" ]; then
     passes=$((passes + 1)); echo "ok   no file left in /dev/shm"
 else

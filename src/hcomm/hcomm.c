@@ -22,8 +22,7 @@ struct hcomm_domain hcomm;
 /* What every PE tells every other at start-up. */
 struct pe_card {
     int32_t pid;
-    int32_t cpus;   /* cores this PE may run on */
-    cpu_set_t cpuset; /* which ones (sched_getaffinity) */
+    cpu_set_t cpus; /* the cores this PE may run on (sched_getaffinity) */
     char host[96];  /* host name and boot id: equal means same kernel, same cores */
     char node[160]; /* host, network namespace and SHMEM_NODE_ID: equal means
                        that the PEs can map each other's memory */
@@ -100,21 +99,15 @@ static int place_pes(const struct pe_card *cards, int n)
      * its own are not; eight PEs free to use the same two cores are). */
     hcomm.oversubscribed = false;
     for (int p = 0; p < n; p++) {
-        int pes = 0, cpus = 0;
+        int pes = 0;
         cpu_set_t all;
         CPU_ZERO(&all);
         for (int q = 0; q < n; q++)
             if (strcmp(cards[q].host, cards[p].host) == 0) {
                 pes++;
-                CPU_OR(&all, &all, &cards[q].cpuset);
-                if (cards[q].cpus > cpus)
-                    cpus = cards[q].cpus;
+                CPU_OR(&all, &all, &cards[q].cpus);
             }
-        /* A mask too small for the machine undercounts: never below what
-         * one PE may use. */
-        if (CPU_COUNT(&all) > cpus)
-            cpus = CPU_COUNT(&all);
-        if (pes > cpus)
+        if (pes > CPU_COUNT(&all))
             hcomm.oversubscribed = true;
     }
     return nodes;
@@ -271,14 +264,10 @@ int hcomm_init(const struct hcomm_config *cfg)
     hcomm.my_pe = me;
     hcomm.n_pes = n;
 
-    struct pe_card mine = {.pid = (int32_t)getpid(), .cpus = 1};
-    cpu_set_t cpuset;
-    CPU_ZERO(&mine.cpuset);
-    if (sched_getaffinity(0, sizeof cpuset, &cpuset) == 0) {
-        mine.cpus = CPU_COUNT(&cpuset);
-        mine.cpuset = cpuset;
-    } else {
-        CPU_SET(0, &mine.cpuset);
+    struct pe_card mine = {.pid = (int32_t)getpid()};
+    if (sched_getaffinity(0, sizeof mine.cpus, &mine.cpus) != 0) {
+        CPU_ZERO(&mine.cpus);
+        CPU_SET(0, &mine.cpus);
     }
     host_name(mine.host, sizeof mine.host);
     node_name(mine.host, me, mine.node, sizeof mine.node);

@@ -17,9 +17,8 @@ struct shmem_ctx_impl {
     long options;
     shmem_team_t team;
     /* A session's hints (src/api/session.c): options OR-ed over the starts
-     * since the last stop, and the expected number of operations. */
+     * since the last stop. */
     long session_options;
-    size_t session_total_ops;
     bool in_session;
     struct shmem_ctx_impl *prev_live, *next_live; /* contexts the program created */
 };

@@ -1,13 +1,12 @@
 /*
  * Communication sessions (OpenSHMEM 1.6): hints that change no semantics.
  * The hints are kept on the context as the specification describes them
- * (a second start ORs the options in, a masked config member replaces the
- * value, a second stop does nothing). SHMEM_CTX_SESSION_BATCH lets hcomm
+ * (a second start ORs the options in, a second stop does nothing).
+ * SHMEM_CTX_SESSION_BATCH lets hcomm
  * send runs of small puts to consecutive addresses as one put
- * (src/hcomm/hcomm_batch.c; docs/performance.md, "Sessions"); total_ops
- * changes nothing.
+ * (src/hcomm/hcomm_batch.c; docs/performance.md, "Sessions"); a config's
+ * total_ops would change nothing, so it is checked, not kept.
  */
-#include <stdint.h>
 
 #include "api/api.h"
 #include "api/ctx.h"
@@ -32,12 +31,9 @@ OSHM_FN(void, shmem_ctx_session_start, (shmem_ctx_t ctx, long options,
                    (unsigned long)config_mask);
     if (!ctx->in_session) {
         ctx->session_options = 0;
-        ctx->session_total_ops = SIZE_MAX;
         ctx->in_session = true;
     }
     ctx->session_options |= options & SESSION_OPTIONS;
-    if (config_mask & SHMEM_CTX_SESSION_TOTAL_OPS)
-        ctx->session_total_ops = config->total_ops;
     /* The run is flushed from the starting thread's waits too: only where
      * no other thread may use the context meanwhile (a private context,
      * or a program with one thread calling the library). */

@@ -4,9 +4,10 @@
 # large for the hard one (test/launch_hardening_test.sh).
 add_test(NAME launcher.hardening COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/launch_hardening_test.sh
   ${OSHRUN} $<TARGET_FILE:faults> ${CMAKE_CURRENT_SOURCE_DIR}/stranger.py)
-# Checks /dev/shm before and after, like the launcher test.
+# Checks /dev/shm before and after, like the launcher test; alone, like it,
+# because its cases have time limits.
 set_tests_properties(launcher.hardening PROPERTIES TIMEOUT 600 LABELS launcher
-  RESOURCE_LOCK dev_shm)
+  RESOURCE_LOCK dev_shm RUN_SERIAL ON)
 # 400 PEs under AddressSanitizer take well over a minute on 2 cores: the 100-PE
 # case under a lower soft limit shows the same there.
 if(OSHM_SANITIZE)

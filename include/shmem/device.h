@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <shmem/shmem_type_tables.h>
+#include <shmem/device_types.h>
 
 #if defined(__CCE_AICORE__) || defined(__CCE_KT_TEST__)
 #define OSHM_AICORE __aicore__

@@ -55,20 +55,6 @@ OSHM_AICORE void shmemd_block_sync(void);
 /* A pointer for direct load/store of PE's copy of DEST, or NULL. */
 OSHM_AICORE void *shmemd_ptr(OSHM_GM const void *dest, int pe);
 
-/* Contiguous RMA on symmetric (device or host heap, global) memory. */
-OSHM_AICORE void shmemd_putmem(OSHM_GM void *dest, OSHM_GM const void *source, size_t nbytes, int pe);
-OSHM_AICORE void shmemd_getmem(OSHM_GM void *dest, OSHM_GM const void *source, size_t nbytes, int pe);
-OSHM_AICORE void shmemd_putmem_nbi(OSHM_GM void *dest, OSHM_GM const void *source, size_t nbytes, int pe);
-OSHM_AICORE void shmemd_getmem_nbi(OSHM_GM void *dest, OSHM_GM const void *source, size_t nbytes, int pe);
-
-/* Block-cooperative: every thread of the block calls with the same
- * arguments; each moves its share, and the call returns in every thread
- * once the whole block's transfer is (for _nbi: posted) done. */
-OSHM_AICORE void shmemd_putmem_block(OSHM_GM void *dest, OSHM_GM const void *source, size_t nbytes, int pe);
-OSHM_AICORE void shmemd_getmem_block(OSHM_GM void *dest, OSHM_GM const void *source, size_t nbytes, int pe);
-OSHM_AICORE void shmemd_putmem_nbi_block(OSHM_GM void *dest, OSHM_GM const void *source, size_t nbytes, int pe);
-OSHM_AICORE void shmemd_getmem_nbi_block(OSHM_GM void *dest, OSHM_GM const void *source, size_t nbytes, int pe);
-
 /* Put with signal: the signal lands after the data. SIG_OP is
  * SHMEM_SIGNAL_SET (0) or SHMEM_SIGNAL_ADD (1). */
 OSHM_AICORE void shmemd_putmem_signal(OSHM_GM void *dest, OSHM_GM const void *source, size_t nbytes,
@@ -89,17 +75,6 @@ OSHM_AICORE void shmemd_quiet(void);
  * while the kernel runs). */
 OSHM_AICORE void shmemd_barrier_all(void);
 OSHM_AICORE void shmemd_team_barrier(shmemd_team_t team);
-
-/* Typed RMA, one set per type of the specification's RMA table. */
-#define SHMEMD_DECL_RMA_(T, N)                                                                 \
-    OSHM_AICORE void shmemd_##N##_put(OSHM_GM T *dest, OSHM_GM const T *source, size_t nelems, int pe); \
-    OSHM_AICORE void shmemd_##N##_get(OSHM_GM T *dest, OSHM_GM const T *source, size_t nelems, int pe); \
-    OSHM_AICORE void shmemd_##N##_put_nbi(OSHM_GM T *dest, OSHM_GM const T *source, size_t nelems, int pe); \
-    OSHM_AICORE void shmemd_##N##_get_nbi(OSHM_GM T *dest, OSHM_GM const T *source, size_t nelems, int pe); \
-    OSHM_AICORE void shmemd_##N##_p(OSHM_GM T *dest, T value, int pe);                        \
-    OSHM_AICORE T shmemd_##N##_g(OSHM_GM const T *source, int pe);
-SHMEM_RMA_TYPE_TABLE(SHMEMD_DECL_RMA_)
-#undef SHMEMD_DECL_RMA_
 
 /* AMOs, per the specification's AMO tables. */
 #define SHMEMD_DECL_AMO_STD_(T, N, U)                                                          \
@@ -123,30 +98,19 @@ SHMEM_AMO_EXTENDED_TABLE(SHMEMD_DECL_AMO_EXT_)
 
 /* C11: the routine for the pointer's type. */
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(OSHM_NO_GENERIC)
-#define SHMEMD_G_RMA_(T, N, OP) , T: shmemd_##N##_##OP
-#define SHMEMD_G_RMA_put_(T, N) SHMEMD_G_RMA_(T, N, put)
-#define SHMEMD_G_RMA_get_(T, N) SHMEMD_G_RMA_(T, N, get)
-#define SHMEMD_G_RMA_put_nbi_(T, N) SHMEMD_G_RMA_(T, N, put_nbi)
-#define SHMEMD_G_RMA_get_nbi_(T, N) SHMEMD_G_RMA_(T, N, get_nbi)
-#define SHMEMD_G_RMA_p_(T, N) SHMEMD_G_RMA_(T, N, p)
-#define SHMEMD_G_RMA_g_(T, N) SHMEMD_G_RMA_(T, N, g)
 #define SHMEMD_G_AMO_fadd_(T, N, U) , T: shmemd_##N##_atomic_fetch_add
 #define SHMEMD_G_AMO_add_(T, N, U) , T: shmemd_##N##_atomic_add
 #define SHMEMD_G_AMO_cswap_(T, N, U) , T: shmemd_##N##_atomic_compare_swap
 #define SHMEMD_G_AMO_fetch_(T, N, U) , T: shmemd_##N##_atomic_fetch
 #define SHMEMD_G_AMO_swap_(T, N, U) , T: shmemd_##N##_atomic_swap
 #define SHMEMD_G_SEL_(TABLE, OP, PTR) _Generic(*(PTR) TABLE(OP))
-#define shmemd_put(dest, ...) SHMEMD_G_SEL_(SHMEM_RMA_GENERIC_TYPE_TABLE, SHMEMD_G_RMA_put_, dest)(dest, __VA_ARGS__)
-#define shmemd_get(dest, ...) SHMEMD_G_SEL_(SHMEM_RMA_GENERIC_TYPE_TABLE, SHMEMD_G_RMA_get_, dest)(dest, __VA_ARGS__)
-#define shmemd_put_nbi(dest, ...) SHMEMD_G_SEL_(SHMEM_RMA_GENERIC_TYPE_TABLE, SHMEMD_G_RMA_put_nbi_, dest)(dest, __VA_ARGS__)
-#define shmemd_get_nbi(dest, ...) SHMEMD_G_SEL_(SHMEM_RMA_GENERIC_TYPE_TABLE, SHMEMD_G_RMA_get_nbi_, dest)(dest, __VA_ARGS__)
-#define shmemd_p(dest, ...) SHMEMD_G_SEL_(SHMEM_RMA_GENERIC_TYPE_TABLE, SHMEMD_G_RMA_p_, dest)(dest, __VA_ARGS__)
-#define shmemd_g(src, ...) SHMEMD_G_SEL_(SHMEM_RMA_GENERIC_TYPE_TABLE, SHMEMD_G_RMA_g_, src)(src, __VA_ARGS__)
 #define shmemd_atomic_fetch_add(dest, ...) SHMEMD_G_SEL_(SHMEM_AMO_STANDARD_GENERIC_TABLE, SHMEMD_G_AMO_fadd_, dest)(dest, __VA_ARGS__)
 #define shmemd_atomic_add(dest, ...) SHMEMD_G_SEL_(SHMEM_AMO_STANDARD_GENERIC_TABLE, SHMEMD_G_AMO_add_, dest)(dest, __VA_ARGS__)
 #define shmemd_atomic_compare_swap(dest, ...) SHMEMD_G_SEL_(SHMEM_AMO_STANDARD_GENERIC_TABLE, SHMEMD_G_AMO_cswap_, dest)(dest, __VA_ARGS__)
 #define shmemd_atomic_fetch(src, ...) SHMEMD_G_SEL_(SHMEM_AMO_EXTENDED_GENERIC_TABLE, SHMEMD_G_AMO_fetch_, src)(src, __VA_ARGS__)
 #define shmemd_atomic_swap(dest, ...) SHMEMD_G_SEL_(SHMEM_AMO_EXTENDED_GENERIC_TABLE, SHMEMD_G_AMO_swap_, dest)(dest, __VA_ARGS__)
 #endif
+
+#include <shmem/device_rma.h>
 
 #endif

@@ -19,6 +19,9 @@ struct device_launch {
     unsigned nblocks, nthreads;
     pthread_barrier_t grid;    /* every thread of the launch */
     pthread_barrier_t *block;  /* the threads of each block */
+    pthread_barrier_t *warp;   /* each warp of each block (device/group.c) */
+    unsigned warps;            /* warps per block */
+    _Atomic(void *) *ub;       /* each block's unified buffer, made on first use */
 };
 
 /* What a kernel thread knows about itself. */
@@ -35,6 +38,10 @@ extern _Thread_local struct device_thread *device_self;
 int device_heap_init(void);
 /* Drains every stream and stops the engines; by shmem_finalize. */
 void device_fini(void);
+
+/* A launch's warp barriers and unified buffers (device/group.c). */
+void device_groups_init(struct device_launch *l);
+void device_groups_fini(struct device_launch *l);
 
 /* The calling kernel thread, or a fatal error naming ROUTINE. */
 struct device_thread *device_thread_of(const char *routine);

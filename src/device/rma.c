@@ -155,9 +155,10 @@ uint64_t shmemd_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value)
 
 uint64_t shmemd_signal_fetch(const uint64_t *sig_addr) { return shmem_signal_fetch(sig_addr); }
 
-/* Descriptors of one thread may run on two engines (MTE, UDMA) that do not
- * order against each other: a fence waits for what is outstanding. */
-void shmemd_fence(void) { engine_wait(&device_thread_of("shmemd_fence")->ops); }
+/* Descriptors of one thread complete in any order (several engines, and
+ * several queues per engine under weak ordering): a fence makes the later
+ * ones wait, in their engines, for the earlier ones; the thread goes on. */
+void shmemd_fence(void) { engine_fence(&device_thread_of("shmemd_fence")->ops); }
 void shmemd_quiet(void) { engine_wait(&device_thread_of("shmemd_quiet")->ops); }
 
 static void barrier_over(const struct oshm_pe_set *set, const char *routine)
@@ -218,44 +219,6 @@ static uint64_t amo(void *dest, enum hcomm_amo_op op, size_t size, uint64_t oper
         engine_wait(&t->ops);
     return old;
 }
-
-#define DEFINE_DEVICE_RMA(T, N)                                                                \
-    void shmemd_##N##_put(T *dest, const T *source, size_t nelems, int pe)                    \
-    {                                                                                          \
-        rma(ENGINE_PUT, dest, source, nelems * sizeof(T), pe, true, "shmemd_" #N "_put");     \
-    }                                                                                          \
-    void shmemd_##N##_get(T *dest, const T *source, size_t nelems, int pe)                    \
-    {                                                                                          \
-        rma(ENGINE_GET, dest, source, nelems * sizeof(T), pe, true, "shmemd_" #N "_get");     \
-    }                                                                                          \
-    void shmemd_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe)                \
-    {                                                                                          \
-        rma(ENGINE_PUT, dest, source, nelems * sizeof(T), pe, false, "shmemd_" #N "_put_nbi"); \
-    }                                                                                          \
-    void shmemd_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe)                \
-    {                                                                                          \
-        rma(ENGINE_GET, dest, source, nelems * sizeof(T), pe, false, "shmemd_" #N "_get_nbi"); \
-    }                                                                                          \
-    void shmemd_##N##_p(T *dest, T value, int pe)                                              \
-    {                                                                                          \
-        if (sizeof(T) > sizeof(uint64_t)) { /* long double: too big to carry inline */        \
-            rma(ENGINE_PUT, dest, &value, sizeof(T), pe, true, "shmemd_" #N "_p");            \
-            return;                                                                            \
-        }                                                                                      \
-        struct device_thread *t = device_thread_of("shmemd_" #N "_p");                         \
-        check_target(dest, sizeof(T), pe, "shmemd_" #N "_p");                                  \
-        struct engine_desc d = {.op = ENGINE_PUT, .pe = pe, .dst = dest, .len = sizeof(T),     \
-                                .routine = "shmemd_" #N "_p"};                                 \
-        memcpy(&d.inline_data, &value, sizeof(T) <= 8 ? sizeof(T) : 8);                        \
-        post(t, d);                                                                            \
-    }                                                                                          \
-    T shmemd_##N##_g(const T *source, int pe)                                                  \
-    {                                                                                          \
-        T v;                                                                                   \
-        rma(ENGINE_GET, &v, source, sizeof(T), pe, true, "shmemd_" #N "_g");                  \
-        return v;                                                                              \
-    }
-SHMEM_RMA_TYPE_TABLE(DEFINE_DEVICE_RMA)
 
 #define AMO_CALL(N, NAME, OP, FETCH, VALUE, CMP)                                               \
     amo(dest, OP, sizeof *dest, to_bits(&(VALUE), sizeof *dest), to_bits(&(CMP), sizeof *dest), \

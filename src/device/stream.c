@@ -77,6 +77,7 @@ static void run_kernel(struct device_launch *l)
     pthread_barrier_init(&l->grid, NULL, total);
     for (unsigned b = 0; b < l->nblocks; b++)
         pthread_barrier_init(&l->block[b], NULL, l->nthreads);
+    device_groups_init(l);
     for (unsigned i = 0; i < total; i++) {
         threads[i] = (struct device_thread){.launch = l, .block = i / l->nthreads,
                                             .thread = i % l->nthreads};
@@ -87,6 +88,7 @@ static void run_kernel(struct device_launch *l)
         pthread_join(ids[i], NULL);
     for (unsigned b = 0; b < l->nblocks; b++)
         pthread_barrier_destroy(&l->block[b]);
+    device_groups_fini(l);
     pthread_barrier_destroy(&l->grid);
     free(l->block);
     free(l->args);
@@ -270,7 +272,7 @@ OSHM_FN(int, shmemx_launch,
                   args_size, args);
         return -1;
     }
-    if (engine_start(oshm_env.device_engine_delay_us) != 0)
+    if (engine_start(oshm_env.device_engine_delay_us, oshm_env.device_ordering == 1) != 0)
         return -1;
     struct device_launch *l = calloc(1, sizeof *l);
     struct task *t = calloc(1, sizeof *t);

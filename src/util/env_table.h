@@ -54,6 +54,11 @@
       "device symmetric heap per PE")                                                           \
     X(SHMEM_DEVICE_ENGINE_DELAY_US, device_engine_delay_us, UINT, USER, "0", "0..10000000", "", \
       "transport/engine", "the simulated device engines hold each descriptor back this long")  \
+    X(SHMEM_DEVICE_ORDERING, device_ordering, CHOICE, USER, "strong", "strong|weak", "",        \
+      "transport/engine", "strong: a kernel thread's descriptors on one engine complete in "   \
+      "order; weak: they may complete out of order, as on the hardware, until fence or quiet") \
+    X(SHMEM_DEVICE_UB_SIZE, device_ub_size, SIZE, USER, "192K", "1..1G", "", "device",          \
+      "the unified buffer (on-chip scratch) of each block of a kernel")                         \
     X(OSHRUN_LAUNCH_AGENT, launch_agent, STRING, USER, "", "", "", "oshrun",                    \
       "the command oshrun starts PEs on other hosts with (ssh when unset); "                    \
       "--launch-agent overrides it")                                                            \

@@ -1,11 +1,19 @@
 /*
- * Data-movement engines of the simulated Ascend device: MTE (memory transfer
- * engine: copies within a node) and UDMA (RDMA to other nodes). Each is an
- * asynchronous descriptor queue with a doorbell: a kernel posts a
- * descriptor and goes on; the engine's own thread (its "hardware") carries
- * it out later through hcomm, then bumps the poster's completion counter.
- * So a put returns before its data lands, and only waiting for the counter
- * (quiet, fence) says it did, exactly as on the device.
+ * Data-movement engines of the simulated Ascend device. MTE (the AI core's
+ * memory transfer engine) and SDMA (the system DMA engine) copy within a
+ * node; UDMA (the device's own RDMA) and RDMA (the host NIC) reach any PE.
+ * Each is a set of asynchronous descriptor queues with doorbells: a kernel
+ * posts a descriptor and goes on; a queue's own thread (its "hardware")
+ * carries it out later through hcomm, then bumps the poster's completion
+ * counter. So a put returns before its data lands, and only waiting for the
+ * counter (quiet) says it did, exactly as on the device.
+ *
+ * Ordering (SHMEM_DEVICE_ORDERING): strong gives each engine one queue, so a
+ * thread's descriptors on one engine complete in order. Weak gives each
+ * engine several queues with different, varying delays and spreads a
+ * thread's descriptors over them, so they complete out of order, as on the
+ * hardware; only a fence (engine_fence: later descriptors wait for earlier
+ * ones to complete before they start) or quiet orders them.
  *
  * SHMEM_DEVICE_ENGINE_DELAY_US holds each descriptor back that long before
  * it runs, so that tests can see that nothing lands before quiet.
@@ -21,26 +29,44 @@
 #include "hcomm/hcomm.h"
 
 enum engine_op {
-    ENGINE_PUT,        /* len bytes src -> dst on pe (dst symmetric) */
-    ENGINE_GET,        /* len bytes src on pe -> dst (src symmetric) */
+    ENGINE_PUT,        /* rows of len bytes src -> dst on pe (dst symmetric) */
+    ENGINE_GET,        /* rows of len bytes src on pe -> dst (src symmetric) */
     ENGINE_PUT_SIGNAL, /* a put, then the signal, in that order */
     ENGINE_SIGNAL,
     ENGINE_AMO,
+};
+
+/* AUTO (0, a descriptor's default) lets engine_post pick by distance. The
+ * order matches enum shmemd_engine of <shmem/device_rma.h>. */
+enum engine_kind {
+    ENGINE_AUTO = 0,
+    ENGINE_MTE,
+    ENGINE_SDMA,
+    ENGINE_UDMA,
+    ENGINE_RDMA,
+    ENGINE_KINDS,
 };
 
 /* What a poster waits on: descriptors it posted and those completed. */
 struct engine_counter {
     _Atomic uint64_t posted;
     _Atomic uint64_t completed;
+    /* Written by the poster only: descriptors posted before its last
+     * fence, and the weak mode's round-robin over queues. */
+    uint64_t fence_mark;
+    unsigned next_queue;
 };
 
 struct engine_desc {
     enum engine_op op;
+    enum engine_kind engine;
     int pe;
     void *dst;
     const void *src;
-    size_t len;
-    uint64_t inline_data;      /* the source of small puts (p), copied at post */
+    size_t len;                /* bytes per row */
+    size_t rows;               /* 0 or 1: one contiguous block */
+    ptrdiff_t dst_pitch, src_pitch; /* bytes from one row to the next */
+    uint64_t inline_data[2];   /* the source of puts of one value (p), copied at post */
     uint64_t *sig;             /* signal word (symmetric) */
     uint64_t sig_value;
     enum hcomm_signal_op sig_op;
@@ -50,25 +76,26 @@ struct engine_desc {
     uint64_t *result;          /* where a fetching AMO's old value goes */
     const char *routine;
     struct engine_counter *done;
+    uint64_t after;            /* set by engine_post: starts once this many of done's are complete */
 };
 
-struct engine;
-
-enum engine_kind {
-    ENGINE_MTE = 0,
-    ENGINE_UDMA = 1,
-    ENGINE_KINDS = 2,
-};
-
-/* Starts both engines of this PE (idempotent). */
-int engine_start(unsigned delay_us);
+/* Enables the engines of this PE (idempotent); a queue's thread starts on
+ * its first descriptor. WEAK: SHMEM_DEVICE_ORDERING=weak. */
+int engine_start(unsigned delay_us, bool weak);
 void engine_stop(void);
-/* The engine that reaches PE: MTE when its memory is mapped here, else UDMA. */
+/* The engine AUTO picks for PE: MTE on this node, else UDMA. */
 enum engine_kind engine_for(int pe);
 const char *engine_name(enum engine_kind k);
-/* Queues D (copied) on the engine for D->pe; counts it as posted on
- * D->done. Blocks only while the queue is full. */
+/* Whether engine K reaches PE: MTE and SDMA only PEs of this node. */
+bool engine_reaches(enum engine_kind k, int pe);
+/* Queues D (copied) on D->engine (AUTO: engine_for), after everything D->done
+ * posted before its last fence; counts it as posted on D->done. Blocks
+ * only while the queue is full. A fatal error naming D->routine when the
+ * engine cannot reach D->pe. */
 void engine_post(const struct engine_desc *d);
+/* Descriptors C posts from now on start only after those it posted so far
+ * have completed; returns at once. */
+void engine_fence(struct engine_counter *c);
 /* Waits until every descriptor counted on C has completed. */
 void engine_wait(struct engine_counter *c);
 /* Descriptors each engine has carried out (for tests and statistics). */

@@ -132,15 +132,14 @@ SHMEMD_RMA_TYPE_TABLE(SHMEMD_DECL_RMA_)
 #undef SHMEMD_DECL_RMA_ENGINE_
 
 /* Sized RMA: NELEMS units of BITS bits. */
-#define SHMEMD_SIZED_TABLE(X) X(8) X(16) X(32) X(64) X(128)
-#define SHMEMD_DECL_SIZED_(BITS)                                                               \
+#define SHMEMD_DECL_SIZED_(BITS, UNIT)                                                               \
     OSHM_AICORE void shmemd_put##BITS SHMEMD_RMA_ARGS_(void);                                  \
     OSHM_AICORE void shmemd_get##BITS SHMEMD_RMA_ARGS_(void);                                  \
     OSHM_AICORE void shmemd_put##BITS##_nbi SHMEMD_RMA_ARGS_(void);                            \
     OSHM_AICORE void shmemd_get##BITS##_nbi SHMEMD_RMA_ARGS_(void);                            \
     OSHM_AICORE void shmemd_iput##BITS SHMEMD_RMA_STRIDED_ARGS_(void);                         \
     OSHM_AICORE void shmemd_iget##BITS SHMEMD_RMA_STRIDED_ARGS_(void);
-SHMEMD_SIZED_TABLE(SHMEMD_DECL_SIZED_)
+SHMEM_SIZED_TABLE(SHMEMD_DECL_SIZED_)
 #undef SHMEMD_DECL_SIZED_
 
 #ifdef __cplusplus

@@ -173,7 +173,7 @@ SHMEMD_RMA_TYPE_TABLE(DEFINE_TYPED)
 
 /* ---- sized: units of BITS bits ---- */
 #define SNAME(BITS, OP) "shmemd_" OP #BITS
-#define DEFINE_SIZED(BITS)                                                                     \
+#define DEFINE_SIZED(BITS, UNIT)                                                                     \
     void shmemd_put##BITS(void *dest, const void *source, size_t nelems, int pe)               \
     {                                                                                          \
         COPY(ENGINE_PUT, ENGINE_AUTO, dest, source,                                            \
@@ -208,4 +208,4 @@ SHMEMD_RMA_TYPE_TABLE(DEFINE_TYPED)
         strided(ENGINE_GET, dest, source, dst_stride, src_stride, nelems, BITS / 8, pe,        \
                 SNAME(BITS, "iget"));                                                          \
     }
-SHMEMD_SIZED_TABLE(DEFINE_SIZED)
+SHMEM_SIZED_TABLE(DEFINE_SIZED)

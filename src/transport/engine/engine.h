@@ -11,8 +11,9 @@
  * Ordering (SHMEM_DEVICE_ORDERING): strong gives each engine one queue, so a
  * thread's descriptors on one engine complete in order. Weak gives each
  * engine several queues with different, varying delays and spreads a
- * thread's descriptors over them, so they complete out of order, as on the
- * hardware; only a fence (engine_fence: later descriptors wait for earlier
+ * thread's RMA descriptors over them, so they complete out of order, as on
+ * the hardware (its AMOs and signals stay in order among themselves, on
+ * one queue); only a fence (engine_fence: later descriptors wait for earlier
  * ones to complete before they start) or quiet orders them.
  *
  * SHMEM_DEVICE_ENGINE_DELAY_US holds each descriptor back that long before

@@ -417,7 +417,8 @@ static void ub_kernel(void *p)
     unsigned char *ub = shmemd_ub_base();
     if (shmemd_thread_idx() == 0) {
         a->bases[blk] = (uintptr_t)ub;
-        a->size[0] = shmemd_ub_size();
+        if (blk == 0)
+            a->size[0] = shmemd_ub_size();
         /* Fill the block's buffer, move it out, bring the previous PE's in. */
         for (size_t i = 0; i < UB_LEN; i++)
             ub[i] = (unsigned char)(blk * 5 + i * 3 + (size_t)me);
@@ -496,9 +497,11 @@ static void order_kernel(void *p)
                 shmemd_fence();
             else if (a->mode == ORDER_QUIET)
                 shmemd_quiet();
-            shmemd_uint64_p(a->flag, (uint64_t)r, next);
-            /* The source may be rewritten once the consumer has read. */
+            shmemd_signal_op(a->flag, (uint64_t)r, SHMEM_SIGNAL_SET, next);
+            /* The source may be rewritten once the consumer has read and
+             * quiet says the engine has too. */
             shmemd_signal_wait_until(a->ack, SHMEM_CMP_GE, (uint64_t)r);
+            shmemd_quiet();
         }
     } else { /* consumer, of the previous PE */
         for (int r = 1; r <= ROUNDS; r++) {
@@ -507,7 +510,7 @@ static void order_kernel(void *p)
             for (int i = 0; i < DATA; i++)
                 bad |= __atomic_load_n(&a->data[i], __ATOMIC_ACQUIRE) != r * 1000 + i;
             *a->stale += bad;
-            shmemd_uint64_p(a->ack, (uint64_t)r, prev);
+            shmemd_signal_op(a->ack, (uint64_t)r, SHMEM_SIGNAL_SET, prev);
             shmemd_quiet();
         }
     }

@@ -237,11 +237,12 @@ void engine_post(const struct engine_desc *d)
                    d->pe, hcomm.node_of[d->pe]);
     if (__builtin_expect(!engines_on, 0))
         oshm_fatal("%s: the device runtime is not started (shmemx_device_init)", d->routine);
-    /* AMOs and signals keep one queue: a thread's atomics on one engine stay
-     * in order among themselves (as an atomic unit serves them), its RMA
-     * does not. */
+    /* AMOs and signals keep one queue, the quickest: a thread's atomics on
+     * one engine stay in order among themselves (as an atomic unit serves
+     * them), and overtake its RMA unless a fence says otherwise. */
     bool atomic = d->op == ENGINE_AMO || d->op == ENGINE_SIGNAL;
-    struct engine_queue *q = &engines[k].queue[atomic ? 0 : c->next_queue++ % engine_queues];
+    struct engine_queue *q =
+        &engines[k].queue[atomic ? engine_queues - 1 : c->next_queue++ % engine_queues];
     struct engine_desc copy = *d;
     copy.engine = k;
     copy.after = c->fence_mark;

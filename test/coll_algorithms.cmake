@@ -5,7 +5,7 @@
 # cores.
 oshm_pe_program(coll_algorithms)
 oshm_pe_test(coll_algorithms NPES 1 2 3 4 5 8 ENV SHMEM_SYMMETRIC_SIZE=64M)
-foreach(alg rdbl ring)
+foreach(alg rdbl bruck ring)
   foreach(n 2 3 4 5 8)
     add_test(NAME pe.coll_algorithms.fcollect_${alg}.np${n}
       COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:coll_algorithms>)
@@ -14,7 +14,7 @@ foreach(alg rdbl ring)
       ENVIRONMENT "SHMEM_SYMMETRIC_SIZE=64M;SHMEM_COLL_FCOLLECT=${alg}")
   endforeach()
 endforeach()
-foreach(alg auto rdbl ring)
+foreach(alg auto rdbl bruck ring)
   add_test(NAME pe.coll_algorithms.quick_${alg}.np64
     COMMAND ${OSHRUN} -np 64 $<TARGET_FILE:coll_algorithms>)
   set_tests_properties(pe.coll_algorithms.quick_${alg}.np64 PROPERTIES

@@ -20,8 +20,8 @@
  *   collect    (coll.c) blocks in PE order; a PE learns where its block goes
  *              from the PE before it, then writes its block to every PE;
  *   fcollect   (coll_fcollect.c) where every peer is mapped, every PE writes
- *              its block to every PE; else recursive doubling (power-of-two
- *              sets, up to 1 MiB in all) or a ring;
+ *              its block to every PE; else up to 1 MiB in all recursive
+ *              doubling (power-of-two sets) or Bruck, above it a ring;
  *   alltoall   every PE writes its j-th block to PE j.
  *   scan       (coll.c) the same split as reduce: PE c reads chunk c of each PE's source in
  *              set order and writes each PE its running sum (inclusive) or
@@ -76,6 +76,8 @@ void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, 
  * PE (teams: after a barrier) and leave only when every PE has entered. */
 enum oshm_coll_fcollect_choice oshm_fcollect_algorithm(const struct oshm_pe_set *s, size_t bytes);
 void oshm_fcollect_rdbl(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes);
+void oshm_fcollect_bruck(const struct oshm_pe_set *s, void *dest, const void *source,
+                         size_t bytes);
 void oshm_fcollect_ring(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes);
 void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                   enum oshm_coll_form form);

@@ -31,11 +31,14 @@ enum oshm_coll_fcollect_choice oshm_fcollect_algorithm(const struct oshm_pe_set 
         return OSHM_FCOLLECT_DIRECT;
     if (want == OSHM_FCOLLECT_AUTO && all_mapped(s))
         return OSHM_FCOLLECT_DIRECT;
-    bool power_of_two = (s->size & (s->size - 1)) == 0 && s->size <= 1 << OSHM_COLL_MAX_STEPS;
-    if (!power_of_two || want == OSHM_FCOLLECT_RING)
+    if (want == OSHM_FCOLLECT_RING ||
+        (want == OSHM_FCOLLECT_AUTO && bytes * (size_t)s->size > RDBL_MAX_TOTAL_BYTES))
         return OSHM_FCOLLECT_RING;
-    if (want == OSHM_FCOLLECT_AUTO && bytes * (size_t)s->size > RDBL_MAX_TOTAL_BYTES)
+    bool power_of_two = (s->size & (s->size - 1)) == 0;
+    if (s->size > 1 << OSHM_COLL_MAX_STEPS)
         return OSHM_FCOLLECT_RING;
+    if (want == OSHM_FCOLLECT_BRUCK || !power_of_two)
+        return OSHM_FCOLLECT_BRUCK;
     return OSHM_FCOLLECT_RDBL;
 }
 
@@ -78,6 +81,37 @@ void oshm_fcollect_rdbl(const struct oshm_pe_set *s, void *dest, const void *sou
     hcomm_quiet(CH); /* the caller may change source (or dest) once this returns */
     for (int k = 0; k < steps; k++)
         take_back(&s->sync[OSHM_SYNC_STEP_WORD + k], 1);
+}
+
+/* Bruck: any PE count in ceil(log2 n) steps. During the call, slot j of a
+ * PE's dest holds the block of PE me + j; in step k (m = 2^k) a PE sends
+ * its first min(m, n - m) slots to PE me - m, into that PE's slots from m
+ * on, and receives as many from PE me + m. A last local rotation (through
+ * private scratch, after quiet: the puts read dest) puts the blocks in PE
+ * order. A source inside dest takes the ring instead (oshm_fcollect). */
+void oshm_fcollect_bruck(const struct oshm_pe_set *s, void *dest, const void *source,
+                         size_t bytes)
+{
+    char *d = dest;
+    int n = s->size, me = s->my_index, steps = 0;
+    if (d != source)
+        memmove(d, source, bytes);
+    for (int m = 1; m < n; m <<= 1, steps++) {
+        int count = m < n - m ? m : n - m;
+        int64_t *word = &s->sync[OSHM_SYNC_STEP_WORD + steps];
+        pass(s, d + (size_t)m * bytes, d, (size_t)count * bytes, word, (me - m + n) % n);
+        await(word, s->idle, 1);
+    }
+    hcomm_quiet(CH);
+    for (int k = 0; k < steps; k++)
+        take_back(&s->sync[OSHM_SYNC_STEP_WORD + k], 1);
+    if (me == 0)
+        return;
+    size_t total = (size_t)n * bytes, head = (size_t)me * bytes;
+    char *copy = oshm_coll_scratch(total, "fcollect");
+    memcpy(copy, d, total);
+    memcpy(d + head, copy, total - head); /* slots 0..n-me-1: PEs me..n-1 */
+    memcpy(d, copy + total - head, head); /* the rest: PEs 0..me-1 */
 }
 
 /* Step t: a PE passes block me - t (its own first, from source) to the next

@@ -23,7 +23,8 @@ enum oshm_transport_choice {
 enum oshm_coll_fcollect_choice {
     OSHM_FCOLLECT_AUTO,
     OSHM_FCOLLECT_DIRECT, /* every PE puts its block to every PE */
-    OSHM_FCOLLECT_RDBL,   /* recursive doubling (power-of-two sets; others: ring) */
+    OSHM_FCOLLECT_RDBL,   /* recursive doubling (power-of-two sets; others: Bruck) */
+    OSHM_FCOLLECT_BRUCK,  /* Bruck's log-step allgather, any PE count */
     OSHM_FCOLLECT_RING,   /* each PE passes blocks on to the next, n - 1 steps */
 };
 

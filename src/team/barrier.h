@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #define OSHM_BARRIER_MAX_ROUNDS 32
-/* Steps of recursive doubling (sets up to 2^20 PEs; larger ones use a ring),
+/* Steps of recursive doubling and Bruck (sets up to 2^20 PEs; larger: a ring),
  * sized so that the words fit a user's pSync (SHMEM_*_SYNC_SIZE, 64). */
 #define OSHM_COLL_MAX_STEPS 20
 
@@ -35,7 +35,7 @@ struct oshm_sync_words {
     int64_t release; /* central barrier: the last arrival's signal; broadcast: source ready */
     int64_t done;    /* broadcast: PEs that have their copy, on the root */
     int64_t request[2]; /* SHMEM_DEBUG: this PE's size and alignment of a symmetric allocation */
-    int64_t step[OSHM_COLL_MAX_STEPS]; /* fcollect: recursive doubling's steps; step[0]: ring's */
+    int64_t step[OSHM_COLL_MAX_STEPS]; /* fcollect: recursive doubling and Bruck, a word a step; step[0]: the ring */
 };
 
 /* A set of PEs and its symmetric sync words. */

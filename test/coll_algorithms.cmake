@@ -1,9 +1,28 @@
 # Collective algorithms at and around their switch points (src/team/coll*.c),
-# on shared memory, over UCX (tcp) and with two simulated nodes.
+# on shared memory, over UCX (tcp) and with two simulated nodes; each
+# algorithm that a size or transport chooses is also forced (SHMEM_COLL_*)
+# at power-of-two and other PE counts, and a 64-PE short case runs on few
+# cores.
 oshm_pe_program(coll_algorithms)
 oshm_pe_test(coll_algorithms NPES 1 2 3 4 5 8 ENV SHMEM_SYMMETRIC_SIZE=64M)
+foreach(alg rdbl bruck ring)
+  foreach(n 2 3 4 5 8)
+    add_test(NAME pe.coll_algorithms.fcollect_${alg}.np${n}
+      COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:coll_algorithms>)
+    set_tests_properties(pe.coll_algorithms.fcollect_${alg}.np${n} PROPERTIES
+      TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS "pe"
+      ENVIRONMENT "SHMEM_SYMMETRIC_SIZE=64M;SHMEM_COLL_FCOLLECT=${alg}")
+  endforeach()
+endforeach()
+foreach(alg auto rdbl bruck ring)
+  add_test(NAME pe.coll_algorithms.quick_${alg}.np64
+    COMMAND ${OSHRUN} -np 64 $<TARGET_FILE:coll_algorithms>)
+  set_tests_properties(pe.coll_algorithms.quick_${alg}.np64 PROPERTIES
+    TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS "pe"
+    ENVIRONMENT "SHMEM_SYMMETRIC_SIZE=8M;COLL_ALGORITHMS_QUICK=1;SHMEM_COLL_FCOLLECT=${alg}")
+endforeach()
 if(OSHM_HAVE_UCX)
-  foreach(n 2 4)
+  foreach(n 2 3 4)
     add_test(NAME pe.coll_algorithms.ucx.np${n}
       COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:coll_algorithms>)
     set_tests_properties(pe.coll_algorithms.ucx.np${n} PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}

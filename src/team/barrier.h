@@ -22,6 +22,9 @@
 #include <stdint.h>
 
 #define OSHM_BARRIER_MAX_ROUNDS 32
+/* Steps of recursive doubling and Bruck (sets up to 2^20 PEs; larger: a ring),
+ * sized so that the words fit a user's pSync (SHMEM_*_SYNC_SIZE, 64). */
+#define OSHM_COLL_MAX_STEPS 20
 
 /* Symmetric words a set of PEs synchronizes through. */
 struct oshm_sync_words {
@@ -32,6 +35,7 @@ struct oshm_sync_words {
     int64_t release; /* central barrier: the last arrival's signal; broadcast: source ready */
     int64_t done;    /* broadcast: PEs that have their copy, on the root */
     int64_t request[2]; /* SHMEM_DEBUG: this PE's size and alignment of a symmetric allocation */
+    int64_t step[OSHM_COLL_MAX_STEPS]; /* fcollect: recursive doubling and Bruck, a word a step; step[0]: the ring */
 };
 
 /* A set of PEs and its symmetric sync words. */
@@ -51,6 +55,8 @@ struct oshm_pe_set {
 #define OSHM_SYNC_RELEASE_WORD (OSHM_BARRIER_MAX_ROUNDS + 3)
 #define OSHM_SYNC_DONE_WORD (OSHM_BARRIER_MAX_ROUNDS + 4)
 #define OSHM_SYNC_REQUEST_WORD (OSHM_BARRIER_MAX_ROUNDS + 5)
+#define OSHM_SYNC_STEP_WORD (OSHM_BARRIER_MAX_ROUNDS + 7)
+_Static_assert(OSHM_SYNC_WORDS <= 64, "sync words must fit SHMEM_SYNC_SIZE (64) longs");
 
 static inline int oshm_set_pe(const struct oshm_pe_set *set, int index)
 {

@@ -55,8 +55,27 @@ void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, 
                    enum oshm_coll_form form)
 {
     start(s, form);
-    put_to_all(s, (char *)dest + (size_t)s->my_index * bytes, source, 0, bytes, "fcollect");
-    finish(s, form);
+    switch (oshm_fcollect_algorithm(s, bytes)) {
+    case OSHM_FCOLLECT_RDBL:
+        oshm_fcollect_rdbl(s, dest, source, bytes);
+        return; /* its last step implies every PE has entered */
+    case OSHM_FCOLLECT_BRUCK:
+        /* Bruck fills dest in a rotated order: a source inside dest could
+         * be overwritten before it is read; the ring writes only the slots
+         * of other PEs' blocks. */
+        if ((const char *)source + bytes > (char *)dest &&
+            (const char *)source < (char *)dest + (size_t)s->size * bytes)
+            oshm_fcollect_ring(s, dest, source, bytes);
+        else
+            oshm_fcollect_bruck(s, dest, source, bytes);
+        return;
+    case OSHM_FCOLLECT_RING:
+        oshm_fcollect_ring(s, dest, source, bytes);
+        return;
+    default:
+        put_to_all(s, (char *)dest + (size_t)s->my_index * bytes, source, 0, bytes, "fcollect");
+        finish(s, form);
+    }
 }
 
 void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,

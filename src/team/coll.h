@@ -19,7 +19,9 @@
  *              cache-sized blocks and putting each block to every PE.
  *   collect    (coll.c) blocks in PE order; a PE learns where its block goes
  *              from the PE before it, then writes its block to every PE;
- *   fcollect   every PE writes its block to every PE;
+ *   fcollect   (coll_fcollect.c) where every peer is mapped, every PE writes
+ *              its block to every PE; else up to 1 MiB in all recursive
+ *              doubling (power-of-two sets) or Bruck, above it a ring;
  *   alltoall   every PE writes its j-th block to PE j.
  *   scan       (coll.c) the same split as reduce: PE c reads chunk c of each PE's source in
  *              set order and writes each PE its running sum (inclusive) or
@@ -41,6 +43,7 @@
 #include <stddef.h>
 
 #include "team/barrier.h"
+#include "util/env.h"
 
 /* Switch points (docs/performance.md, "Collective algorithms"). */
 #define OSHM_BCAST_PUSH_MAX_BYTES 8192
@@ -67,6 +70,15 @@ void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source,
                     int root, enum oshm_coll_form form);
 void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                    enum oshm_coll_form form);
+/* fcollect's algorithms (coll_fcollect.c): which one a call of BYTES per
+ * PE uses (SHMEM_COLL_FCOLLECT, else by size, PE count and whether the peers
+ * are mapped), and the two multi-step ones, which need dest free on every
+ * PE (teams: after a barrier) and leave only when every PE has entered. */
+enum oshm_coll_fcollect_choice oshm_fcollect_algorithm(const struct oshm_pe_set *s, size_t bytes);
+void oshm_fcollect_rdbl(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes);
+void oshm_fcollect_bruck(const struct oshm_pe_set *s, void *dest, const void *source,
+                         size_t bytes);
+void oshm_fcollect_ring(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes);
 void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                   enum oshm_coll_form form);
 void oshm_alltoall(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,

@@ -31,18 +31,38 @@ static const void *peer_data(const struct oshm_pe_set *s, int i, const void *add
 }
 
 /* Small: every PE combines the whole vector itself, in PE order (so every PE
- * gets the same bits for floating point), into scratch; dest is written only
+ * gets the same bits for floating point), into scratch (unmapped peers'
+ * vectors fetched first, all gets in flight together); dest is written only
  * after the second barrier, when nobody reads sources any more (dest may be
  * source). Two barriers and n reads of a few cache lines; no puts. */
 static void reduce_whole(const struct oshm_pe_set *s, void *dest, const void *source,
                          size_t nreduce, size_t elem, oshm_combine_fn combine)
 {
     size_t bytes = nreduce * elem;
-    char *acc = oshm_coll_scratch(2 * bytes, "reduce"), *in = acc + bytes;
+    /* Peers that only gets reach: all their gets at once (one round trip in
+     * all, not one per peer), each into its own slot after the
+     * accumulator. */
+    int unmapped = 0;
+    for (int i = 0; i < s->size; i++)
+        unmapped += !mapped(s, i, source);
+    char *acc = oshm_coll_scratch((size_t)(1 + (unmapped ? s->size : 0)) * bytes, "reduce");
     oshm_barrier_sync(s);
-    memcpy(acc, peer_data(s, 0, source, bytes, in), bytes);
-    for (int i = 1; i < s->size; i++)
-        combine(acc, peer_data(s, i, source, bytes, in), nreduce);
+    if (unmapped) {
+        for (int i = 0; i < s->size; i++)
+            if (!mapped(s, i, source))
+                hcomm_get(CH, acc + (size_t)(1 + i) * bytes, source, bytes, oshm_set_pe(s, i),
+                          true, "reduce");
+        hcomm_quiet(CH);
+    }
+    for (int i = 0; i < s->size; i++) {
+        const void *in = mapped(s, i, source);
+        if (!in)
+            in = acc + (size_t)(1 + i) * bytes;
+        if (i == 0)
+            memcpy(acc, in, bytes);
+        else
+            combine(acc, in, nreduce);
+    }
     oshm_barrier_sync(s);
     memcpy(dest, acc, bytes);
 }

@@ -19,6 +19,15 @@ enum oshm_transport_choice {
     OSHM_TRANSPORT_OFI,  /* libfabric to every other PE, even on the same node */
 };
 
+/* SHMEM_COLL_FCOLLECT (the order of its choices). */
+enum oshm_coll_fcollect_choice {
+    OSHM_FCOLLECT_AUTO,
+    OSHM_FCOLLECT_DIRECT, /* every PE puts its block to every PE */
+    OSHM_FCOLLECT_RDBL,   /* recursive doubling (power-of-two sets; others: Bruck) */
+    OSHM_FCOLLECT_BRUCK,  /* Bruck's log-step allgather, any PE count */
+    OSHM_FCOLLECT_RING,   /* each PE passes blocks on to the next, n - 1 steps */
+};
+
 enum oshm_env_type {
     OSHM_ENV_TYPE_FLAG,
     OSHM_ENV_TYPE_BOOL,

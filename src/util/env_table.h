@@ -48,6 +48,9 @@
     X(SHMEM_NODE_ID, node_id, STRING, USER, "", "", "", "hcomm",                                \
       "splits one host into nodes: PEs with different ids are on different nodes "              \
       "(%p: the PE number, %Kp: the PE number / K)")                                            \
+    X(SHMEM_COLL_FCOLLECT, coll_fcollect, CHOICE, USER, "auto", "auto|direct|rdbl|bruck|ring", \
+      "", "team", "fcollect algorithm; auto: direct puts where every peer is mapped, else up "  \
+      "to 1 MiB in all recursive doubling (power-of-two PEs) or Bruck, above it a ring")        \
     X(SHMEM_PROGRESS_THREAD, progress_thread, BOOL, USER, "1", "", "", "hcomm",                 \
       "a thread serves other PEs' UCX operations while this PE computes (when UCX is in use)")  \
     X(SHMEM_DEVICE_HEAP_SIZE, device_heap_size, SIZE, USER, "256M", "1..4E", "", "device",      \

@@ -14,9 +14,12 @@
  *              blocks and up to 1 MiB; in place (dest == source) and not;
  *   collect, fcollect, alltoall on strided teams and active sets;
  *   active-set calls back to back alternating two pSync arrays.
+ * COLL_ALGORITHMS_QUICK=1 keeps only the short cases (for 64 PEs on a few
+ * cores); SHMEM_COLL_* variables force an algorithm (coll_algorithms.cmake).
  */
 #include <complex.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "check.h"
 
@@ -26,6 +29,7 @@ static long psync[SHMEM_REDUCE_SYNC_SIZE];
 static long pwrk_l[MAX_ELEMS / 2 + SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static char *src, *dst; /* symmetric, MAX_ELEMS * 16 bytes each */
 static int me, npes;
+static bool quick; /* COLL_ALGORITHMS_QUICK: short payloads only */
 
 /* A set of world PEs start + k * stride, k < size; in_set: this PE is one. */
 struct set {
@@ -155,12 +159,14 @@ static void run_reductions(const struct set *s)
     static const size_t long_n[] = {1, 3, 255, 256, 257, 4095, 4097, 3 * 4096 * 8 + 5,
                                     MAX_ELEMS};
     static const size_t other_n[] = {1, 2, 511, 512, 513, 8193, 40000};
-    for (size_t k = 0; k < sizeof long_n / sizeof *long_n; k++)
+    size_t long_count = quick ? 3 : sizeof long_n / sizeof *long_n;
+    size_t other_count = quick ? 2 : sizeof other_n / sizeof *other_n;
+    for (size_t k = 0; k < long_count; k++)
         for (size_t o = 0; o < sizeof long_ops / sizeof *long_ops; o++)
             for (int in_place = 0; in_place < 2; in_place++)
                 if (long_n[k] < MAX_ELEMS || o == 0)
                     long_ops[o](s, long_n[k], in_place);
-    for (size_t k = 0; k < sizeof other_n / sizeof *other_n; k++)
+    for (size_t k = 0; k < other_count; k++)
         for (size_t o = 0; o < sizeof other_ops / sizeof *other_ops; o++)
             other_ops[o](s, other_n[k], k & 1);
 }
@@ -200,7 +206,7 @@ static void run_broadcasts(const struct set *s)
 {
     /* Around 8 KiB, in 32- and 64-bit elements, and well above it. */
     static const size_t sizes[] = {0, 8, 8184, 8192, 8200, 65536};
-    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    for (size_t k = 0; k < (quick ? 2 : sizeof sizes / sizeof *sizes); k++) {
         check_broadcast(s, sizes[k], 64);
         if (!s->team_form)
             check_broadcast(s, sizes[k] + 4, 32);
@@ -229,43 +235,56 @@ static void run_broadcasts(const struct set *s)
     shmem_barrier_all();
 }
 
-/* fcollect, collect (PE k gives k + 1 longs) and alltoall of 3 longs. */
-static void run_collects(const struct set *s)
+static void run_collects_of(const struct set *s, size_t nlong, bool with_collect)
 {
     int idx = set_index(s);
     long *d = (long *)dst, *sr = (long *)src;
+    size_t all = nlong * (size_t)s->size;
+    size_t collected = (size_t)s->size * ((size_t)s->size + 1) / 2; /* collect's total */
     for (int op = 0; op < 3; op++) {
-        for (int i = 0; i < 64; i++)
-            sr[i] = me * 100 + i;
-        memset(dst, 0, 64 * 8 * 8);
+        if (op == 1 && !with_collect)
+            continue;
+        for (size_t i = 0; i < all; i++)
+            sr[i] = me * 100000 + (long)i;
+        memset(dst, 0xEE, ((all > collected ? all : collected) + 1) * 8); /* unwritten shows */
         shmem_barrier_all();
         if (idx >= 0) {
             bool team = s->team_form;
             if (op == 0 && team)
-                shmem_long_fcollect(s->team, d, sr, 3);
+                shmem_long_fcollect(s->team, d, sr, nlong);
             else if (op == 0)
-                shmem_fcollect64(d, sr, 3, s->start, s->log_stride, s->size, psync);
+                shmem_fcollect64(d, sr, nlong, s->start, s->log_stride, s->size, psync);
             else if (op == 1 && team)
                 shmem_long_collect(s->team, d, sr, (size_t)idx + 1);
             else if (op == 1)
                 shmem_collect64(d, sr, (size_t)idx + 1, s->start, s->log_stride, s->size, psync);
             else if (team)
-                shmem_long_alltoall(s->team, d, sr, 3);
+                shmem_long_alltoall(s->team, d, sr, nlong);
             else
-                shmem_alltoall64(d, sr, 3, s->start, s->log_stride, s->size, psync);
+                shmem_alltoall64(d, sr, nlong, s->start, s->log_stride, s->size, psync);
             size_t at = 0;
             for (int k = 0; k < s->size; k++) {
                 int pe = s->start + k * s->stride;
-                size_t count = op == 1 ? (size_t)k + 1 : 3;
+                size_t count = op == 1 ? (size_t)k + 1 : nlong;
                 for (size_t i = 0; i < count; i++, at++) {
-                    long want = pe * 100 + (long)(op == 2 ? (size_t)idx * 3 + i : i);
-                    CHECK(d[at] == want, "op %d from set PE %d [%zu]: %ld, want %ld", op, k, i,
-                          d[at], want);
+                    long want = pe * 100000 + (long)(op == 2 ? (size_t)idx * nlong + i : i);
+                    CHECK(d[at] == want, "op %d of %zu from set PE %d [%zu]: %ld, want %ld", op,
+                          nlong, k, i, d[at], want);
                 }
             }
+            CHECK(d[at] == (long)0xEEEEEEEEEEEEEEEEull, "op %d of %zu: wrote past the end", op, nlong);
         }
         shmem_barrier_all();
     }
+}
+
+/* fcollect, collect (PE k gives k + 1 longs) and alltoall of 3 longs; then
+ * fcollect and alltoall of 1 and 700 longs (several steps' worth of blocks
+ * where an algorithm forwards them). */
+static void run_collects(const struct set *s)
+{
+    for (int k = 0; k < 3; k++)
+        run_collects_of(s, k == 0 ? 3 : k == 1 ? 1 : 700, k == 0);
 }
 
 /* Active-set calls back to back, alternating two pSync arrays with no
@@ -285,7 +304,7 @@ static void run_alternating(const struct set *s)
     if (idx >= 0) {
         for (int round = 0; round < 40; round++) {
             long base = round * 10;
-            for (int i = 0; i < 8; i++)
+            for (int i = 0; i < s->size + 4; i++) /* alltoall reads one per PE */
                 sr[i] = me * 1000 + base + i;
             int root = round % s->size, root2 = (round + 1) % s->size;
             shmem_broadcast64(da, sr, 2, root, s->start, s->log_stride, s->size, psync);
@@ -323,6 +342,8 @@ int main(void)
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
+    const char *q = getenv("COLL_ALGORITHMS_QUICK");
+    quick = q && *q == '1';
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
         psync[i] = psync_b[i] = SHMEM_SYNC_VALUE;
     src = shmem_malloc(MAX_ELEMS * 16 + 64);

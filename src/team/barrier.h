@@ -32,6 +32,12 @@ struct oshm_sync_words {
     int64_t release; /* central barrier: the last arrival's signal; broadcast: source ready */
     int64_t done;    /* broadcast: PEs that have their copy, on the root */
     int64_t request[2]; /* SHMEM_DEBUG: this PE's size and alignment of a symmetric allocation */
+    /* Device collectives (src/device/coll.c), counters like the barrier's:
+     * tree[k] from the child of round k, down from the parent, data from
+     * the other PEs of an all-to-all. */
+    int64_t device_tree[OSHM_BARRIER_MAX_ROUNDS];
+    int64_t device_down;
+    int64_t device_data;
 };
 
 /* A set of PEs and its symmetric sync words. */

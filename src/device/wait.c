@@ -38,8 +38,11 @@ static void check_set(const struct wait_set *w, const size_t *indices, bool need
         oshm_fatal("%s: cmp_values is NULL", w->routine);
     if (need_indices && w->nelems && !indices)
         oshm_fatal("%s: indices is NULL", w->routine);
-    if (w->cmp < SHMEM_CMP_EQ || w->cmp > SHMEM_CMP_LE)
-        oshm_bad_cmp(w->cmp, w->routine);
+    switch (w->cmp) {
+    case SHMEM_CMP_EQ: case SHMEM_CMP_NE: case SHMEM_CMP_GT:
+    case SHMEM_CMP_GE: case SHMEM_CMP_LT: case SHMEM_CMP_LE: break;
+    default: oshm_bad_cmp(w->cmp, w->routine); /* also for an empty set */
+    }
 }
 
 #define INCLUDED(w, i) (!(w)->status || !(w)->status[i])

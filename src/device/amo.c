@@ -21,7 +21,7 @@ static uint64_t amo(void *dest, enum hcomm_amo_op op, size_t size, uint64_t oper
                                        .amo_size = size, .operand = operand, .compare = compare,
                                        .result = fetch ? &old : NULL, .routine = routine});
     if (fetch)
-        engine_wait(&t->ops);
+        dsync_wait(t);
     return old;
 }
 

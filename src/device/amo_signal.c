@@ -20,7 +20,7 @@ static void put_signal(void *dest, const void *source, size_t nbytes, uint64_t *
                                        .dst = dest, .src = source, .len = nbytes, .sig = sig_addr,
                                        .sig_value = signal, .sig_op = op, .routine = routine});
     if (wait)
-        engine_wait(&t->ops);
+        dsync_wait(t);
 }
 
 static size_t bytes_of(size_t nelems, size_t size, const char *routine)

@@ -63,6 +63,9 @@ static struct group group_of(shmemd_team_t team, bool block, const char *routine
      * never the host's. */
     g.set = team == SHMEMD_TEAM_WORLD ? &oshm_device_world : oshm_team_set(team, routine);
     g.words = (struct oshm_sync_words *)g.set->sync;
+    /* A block starts together: no thread writes DEST while another still
+     * reads the previous call's result. */
+    group_sync(&g);
     return g;
 }
 
@@ -89,11 +92,11 @@ static void consume(const struct group *g, int64_t *word, int64_t count)
 {
     uint32_t spins = 0;
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < count)
-        oshm_spin_step(&spins);
+        dsync_spin(&spins);
     dsync_post(g->t, (struct engine_desc){.op = ENGINE_AMO, .pe = hcomm.my_pe, .dst = word,
                                           .amo = HCOMM_AMO_ADD, .amo_size = sizeof *word,
                                           .operand = (uint64_t)-count, .routine = g->routine});
-    engine_wait(&g->t->ops);
+    dsync_wait(g->t);
 }
 
 static unsigned lowbit_of(int rel, int n)
@@ -119,7 +122,7 @@ static void move(const struct group *g, enum engine_op op, void *dst, const void
         dsync_post(g->t, (struct engine_desc){.op = op, .pe = pe, .dst = (char *)dst + from,
                                               .src = (const char *)src + from,
                                               .len = to - from, .routine = g->routine});
-    engine_wait(&g->t->ops);
+    dsync_wait(g->t);
 }
 
 static void local_copy(const struct group *g, void *dst, const void *src, size_t nbytes)
@@ -154,7 +157,7 @@ static void push_down(const struct group *g, void *dest, size_t lo, size_t hi, i
 
 static void finish(const struct group *g)
 {
-    engine_wait(&g->t->ops);
+    dsync_wait(g->t);
     group_sync(g);
 }
 
@@ -297,7 +300,7 @@ int dcoll_alltoall(shmemd_team_t team, void *dest, const void *source, size_t nb
                                 .sig = (uint64_t *)&g.words->device_data, .sig_value = 1,
                                 .sig_op = HCOMM_SIGNAL_ADD, .routine = routine});
         }
-        engine_wait(&g.t->ops);
+        dsync_wait(g.t);
         if (g.rank == 0)
             consume(&g, &g.words->device_data, n - 1);
     }
@@ -333,7 +336,7 @@ int dcoll_reduce(shmemd_team_t team, void *dest, const void *source, size_t nred
             dsync_post(g.t, (struct engine_desc){.op = ENGINE_GET, .pe = world_pe(&g, child),
                                                  .dst = tmp, .src = (char *)dest + from * size,
                                                  .len = (to - from) * size, .routine = routine});
-            engine_wait(&g.t->ops);
+            dsync_wait(g.t);
             combine((char *)dest + from * size, tmp, to - from);
         }
         group_sync(&g);

@@ -12,6 +12,25 @@
 
 #include "device/device.h"
 #include "hcomm/hcomm.h"
+#include "util/spin.h"
+
+/* One step of a device thread's wait loop. The simulated device's threads
+ * (kernel threads, engines, the host waiting for the stream) outnumber the
+ * cores even when the PEs do not, and the engine a waiter depends on needs
+ * a core: give it away after a short spin, as the oversubscribed policy
+ * does. */
+#define DSYNC_SPINS 64u
+static inline void dsync_spin(uint32_t *count)
+{
+    if (oshm_progress()) {
+        *count = 0;
+    } else if (++*count >= DSYNC_SPINS) {
+        *count = 0;
+        sched_yield();
+    } else {
+        oshm_cpu_relax();
+    }
+}
 
 /* Checks now what the engine would otherwise find out later, on another
  * thread, with the kernel long gone on. */
@@ -21,6 +40,16 @@ static inline void dsync_check(const void *addr, size_t len, int pe, const char 
         hcomm_bad_pe(pe, routine);
     if (len && hcomm_seg_of(addr, len) < 0)
         hcomm_bad_addr(addr, len, pe, routine);
+}
+
+/* engine_wait with the device waiter's spin policy: every descriptor T
+ * posted has completed. */
+static inline void dsync_wait(struct device_thread *t)
+{
+    uint64_t want = atomic_load_explicit(&t->ops.posted, memory_order_relaxed);
+    uint32_t spins = 0;
+    while (atomic_load_explicit(&t->ops.completed, memory_order_acquire) < want)
+        dsync_spin(&spins);
 }
 
 /* Posts D counted on T's own counter. */

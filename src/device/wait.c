@@ -78,7 +78,7 @@ static size_t wait_set(const struct wait_set *w, size_t *indices, bool all, bool
         *done = all ? hits == included : hits > 0 || included == 0;
         if (*done || test)
             return hits;
-        oshm_spin_step(&spins);
+        dsync_spin(&spins);
     }
 }
 
@@ -103,7 +103,7 @@ static size_t any(const struct wait_set *w, bool test)
         }
         if (test || included == 0)
             return SIZE_MAX;
-        oshm_spin_step(&spins);
+        dsync_spin(&spins);
     }
 }
 

@@ -262,6 +262,20 @@ struct p2p_args {
     unsigned char *iv; /* SLOT bytes per type: ivars[NV], then late[NV] */
 };
 
+/* Stores VALUE into PE's copy of *IVAR: directly (an atomic store) where
+ * shmemd_ptr reaches it, else with a put. Waits read ivars while the
+ * updates land, which a plain memcpy would make a data race to
+ * ThreadSanitizer (one PE: the writer is an engine thread of this
+ * process). */
+#define STORE(T, N, IVAR, VALUE, PE)                                                           \
+    do {                                                                                       \
+        T *direct_ = shmemd_ptr((IVAR), (PE));                                                 \
+        if (direct_)                                                                           \
+            __atomic_store_n(direct_, (T)(VALUE), __ATOMIC_RELEASE);                           \
+        else                                                                                   \
+            shmemd_##N##_p((IVAR), (T)(VALUE), (PE));                                          \
+    } while (0)
+
 /* The previous PE stores 5 at ivars[1] and 7 at ivars[3]; then, after the
  * waiter is already waiting, 1, 2, 3 into late[0..2]. */
 #define P2P(T, N)                                                                              \
@@ -288,8 +302,8 @@ struct p2p_args {
         shmemd_##N##_wait_until_all(iv, NV, none, SHMEM_CMP_GT, 0);                            \
         shmemd_##N##_wait_until_all(iv, 0, NULL, SHMEM_CMP_GT, 0);                             \
         shmemd_sync_all();                                                                     \
-        shmemd_##N##_p(&iv[1], (T)5, next);                                                    \
-        shmemd_##N##_p(&iv[3], (T)7, next);                                                    \
+        STORE(T, N, &iv[1], 5, next);                                                          \
+        STORE(T, N, &iv[3], 7, next);                                                          \
         shmemd_quiet();                                                                        \
         shmemd_sync_all();                                                                     \
         const T want[NV] = {0, 5, 0, 7}, gt[NV] = {0, 4, 9, 6};                                \
@@ -325,7 +339,7 @@ struct p2p_args {
         shmemd_sync_all();                                                                     \
         if (first_thread()) {                                                                  \
             for (int v = 0; v < 3; v++) {                                                      \
-                shmemd_##N##_p(&late[v], (T)(v + 1), next);                                    \
+                STORE(T, N, &late[v], v + 1, next);                                            \
                 shmemd_quiet();                                                                \
             }                                                                                  \
         } else {                                                                               \

@@ -21,3 +21,17 @@ foreach(p device_sync device_coll)
       LABELS "pe;device;ucx" ENVIRONMENT "SHMEM_NODE_ID=%2p;UCX_TLS=tcp")
   endif()
 endforeach()
+# Bad input from a kernel: an error naming the routine, not a hang or crash.
+foreach(c "device_sync|bad_cmp|shmemd_int_wait_until_some: comparison 42"
+          "device_sync|bad_fetch|shmemd_long_atomic_fetch_add_nbi: fetch is NULL"
+          "device_coll|bad_root|shmemd_int_broadcast: PE_root 2 is not a PE of the team"
+          "device_coll|bad_team|shmemd_int_sum_reduce: the team is SHMEM_TEAM_INVALID"
+          "device_coll|bad_dest|shmemd_long_max_reduce_block: address .* is not symmetric")
+  string(REPLACE "|" ";" parts "${c}")
+  list(GET parts 0 prog)
+  list(GET parts 1 mode)
+  list(GET parts 2 expect)
+  add_test(NAME pe.${prog}.${mode} COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:${prog}> ${mode})
+  set_tests_properties(pe.${prog}.${mode} PROPERTIES TIMEOUT 60 LABELS "pe;device"
+    PASS_REGULAR_EXPRESSION "${expect}")
+endforeach()

@@ -230,10 +230,41 @@ static void test_team(shmem_team_t team, int start, int stride)
     shmemx_device_free(a.src);
 }
 
+/* Bad input: each a clear error naming the routine (the test's regular
+ * expression), never a hang or a crash. */
+struct bad_args {
+    int *buf;       /* symmetric */
+    int *local;     /* not symmetric */
+    const char *mode;
+};
+
+static void bad_kernel(void *p)
+{
+    const struct bad_args *a = p;
+    if (!strcmp(a->mode, "bad_root"))
+        shmemd_int_broadcast(SHMEMD_TEAM_WORLD, a->buf, a->buf + 8, 2, shmemd_n_pes());
+    else if (!strcmp(a->mode, "bad_team"))
+        shmemd_int_sum_reduce(SHMEMD_TEAM_INVALID, a->buf, a->buf + 8, 2);
+    else if (!strcmp(a->mode, "bad_dest"))
+        shmemd_long_max_reduce_block(SHMEMD_TEAM_WORLD, (long *)a->local, (long *)a->buf, 2);
+}
+
+static int run_bad(const char *mode)
+{
+    int *local = calloc(16, sizeof(int));
+    struct bad_args a = {shmemx_device_calloc(16, sizeof(int)), local, mode};
+    CHECK(shmemx_launch(bad_kernel, 1, 2, &a, sizeof a, NULL) == 0, "launch");
+    shmemx_stream_synchronize(NULL);
+    shmem_finalize();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     quick = argc > 1 && !strcmp(argv[1], "quick");
     shmem_init();
+    if (argc > 1 && !strncmp(argv[1], "bad_", 4))
+        return run_bad(argv[1]);
     int me = shmem_my_pe(), n = shmem_n_pes();
     test_team(SHMEM_TEAM_WORLD, 0, 1);
     /* PEs 0, 2, 4, ...: another team, other sync words. */

@@ -445,9 +445,33 @@ static void test_sync(int me, int n)
     shmemx_device_free(a.count);
 }
 
-int main(void)
+/* Bad input: a clear error naming the routine (the test's regular
+ * expression). */
+struct bad_args {
+    int *buf;
+    bool cmp; /* else a NULL fetch */
+};
+
+static void bad_kernel(void *p)
+{
+    const struct bad_args *a = p;
+    size_t idx[2];
+    if (a->cmp)
+        shmemd_int_wait_until_some(a->buf, 0, idx, NULL, 42, 0);
+    else
+        shmemd_long_atomic_fetch_add_nbi(NULL, (long *)a->buf, 1, 0);
+}
+
+int main(int argc, char **argv)
 {
     shmem_init();
+    if (argc > 1 && !strncmp(argv[1], "bad_", 4)) {
+        struct bad_args a = {shmemx_device_calloc(4, sizeof(long)), !strcmp(argv[1], "bad_cmp")};
+        shmemx_launch(bad_kernel, 1, 1, &a, sizeof a, NULL);
+        shmemx_stream_synchronize(NULL);
+        shmem_finalize();
+        return 0;
+    }
     int me = shmem_my_pe(), n = shmem_n_pes();
     test_amo();
     test_signal(me);

@@ -79,12 +79,28 @@ static void share(const struct group *g, size_t n, size_t *from, size_t *to)
 
 static int world_pe(const struct group *g, int index) { return oshm_set_pe(g->set, index); }
 
-/* Adds one to WORD on team index TO (group rank 0 only). */
+/* WORD of PE for a direct atomic, when this PE maps its memory; else NULL.
+ * The signals of a tree step are what its latency is made of: where
+ * memory is shared they are stores, as a kernel's flag writes through
+ * peer mappings are, and only the data goes through the engines. */
+static int64_t *direct_word(int64_t *word, int pe)
+{
+    return hcomm_load_store(pe) ? shmem_ptr(word, pe) : NULL;
+}
+
+/* Adds one to WORD on team index TO (group rank 0 only), after everything
+ * the group waited for. */
 static void signal_index(const struct group *g, int64_t *word, int to)
 {
-    dsync_post(g->t, (struct engine_desc){.op = ENGINE_SIGNAL, .pe = world_pe(g, to),
-                                          .sig = (uint64_t *)word, .sig_value = 1,
-                                          .sig_op = HCOMM_SIGNAL_ADD, .routine = g->routine});
+    int pe = world_pe(g, to);
+    int64_t *direct = direct_word(word, pe);
+    if (direct) {
+        __atomic_fetch_add(direct, 1, __ATOMIC_RELEASE);
+        return;
+    }
+    dsync_post(g->t, (struct engine_desc){.op = ENGINE_SIGNAL, .pe = pe, .sig = (uint64_t *)word,
+                                          .sig_value = 1, .sig_op = HCOMM_SIGNAL_ADD,
+                                          .routine = g->routine});
 }
 
 /* Waits until this PE's WORD holds COUNT, and takes COUNT back. */
@@ -93,6 +109,10 @@ static void consume(const struct group *g, int64_t *word, int64_t count)
     uint32_t spins = 0;
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < count)
         dsync_spin(&spins);
+    if (direct_word(word, hcomm.my_pe)) {
+        __atomic_fetch_sub(word, count, __ATOMIC_ACQ_REL);
+        return;
+    }
     dsync_post(g->t, (struct engine_desc){.op = ENGINE_AMO, .pe = hcomm.my_pe, .dst = word,
                                           .amo = HCOMM_AMO_ADD, .amo_size = sizeof *word,
                                           .operand = (uint64_t)-count, .routine = g->routine});

@@ -76,41 +76,12 @@ OSHM_AICORE void shmemd_quiet(void);
 OSHM_AICORE void shmemd_barrier_all(void);
 OSHM_AICORE void shmemd_team_barrier(shmemd_team_t team);
 
-/* AMOs, per the specification's AMO tables. */
-#define SHMEMD_DECL_AMO_STD_(T, N, U)                                                          \
-    OSHM_AICORE T shmemd_##N##_atomic_fetch_add(OSHM_GM T *dest, T value, int pe);             \
-    OSHM_AICORE void shmemd_##N##_atomic_add(OSHM_GM T *dest, T value, int pe);                \
-    OSHM_AICORE T shmemd_##N##_atomic_fetch_inc(OSHM_GM T *dest, int pe);                      \
-    OSHM_AICORE void shmemd_##N##_atomic_inc(OSHM_GM T *dest, int pe);                         \
-    OSHM_AICORE T shmemd_##N##_atomic_compare_swap(OSHM_GM T *dest, T cond, T value, int pe);
-#define SHMEMD_DECL_AMO_EXT_(T, N, U)                                                          \
-    OSHM_AICORE T shmemd_##N##_atomic_fetch(OSHM_GM const T *source, int pe);                  \
-    OSHM_AICORE void shmemd_##N##_atomic_set(OSHM_GM T *dest, T value, int pe);                \
-    OSHM_AICORE T shmemd_##N##_atomic_swap(OSHM_GM T *dest, T value, int pe);
-SHMEM_AMO_STANDARD_TABLE(SHMEMD_DECL_AMO_STD_)
-SHMEM_AMO_EXTENDED_TABLE(SHMEMD_DECL_AMO_EXT_)
-#undef SHMEMD_DECL_AMO_STD_
-#undef SHMEMD_DECL_AMO_EXT_
-
 #ifdef __cplusplus
 }
 #endif
 
-/* C11: the routine for the pointer's type. */
-#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(OSHM_NO_GENERIC)
-#define SHMEMD_G_AMO_fadd_(T, N, U) , T: shmemd_##N##_atomic_fetch_add
-#define SHMEMD_G_AMO_add_(T, N, U) , T: shmemd_##N##_atomic_add
-#define SHMEMD_G_AMO_cswap_(T, N, U) , T: shmemd_##N##_atomic_compare_swap
-#define SHMEMD_G_AMO_fetch_(T, N, U) , T: shmemd_##N##_atomic_fetch
-#define SHMEMD_G_AMO_swap_(T, N, U) , T: shmemd_##N##_atomic_swap
-#define SHMEMD_G_SEL_(TABLE, OP, PTR) _Generic(*(PTR) TABLE(OP))
-#define shmemd_atomic_fetch_add(dest, ...) SHMEMD_G_SEL_(SHMEM_AMO_STANDARD_GENERIC_TABLE, SHMEMD_G_AMO_fadd_, dest)(dest, __VA_ARGS__)
-#define shmemd_atomic_add(dest, ...) SHMEMD_G_SEL_(SHMEM_AMO_STANDARD_GENERIC_TABLE, SHMEMD_G_AMO_add_, dest)(dest, __VA_ARGS__)
-#define shmemd_atomic_compare_swap(dest, ...) SHMEMD_G_SEL_(SHMEM_AMO_STANDARD_GENERIC_TABLE, SHMEMD_G_AMO_cswap_, dest)(dest, __VA_ARGS__)
-#define shmemd_atomic_fetch(src, ...) SHMEMD_G_SEL_(SHMEM_AMO_EXTENDED_GENERIC_TABLE, SHMEMD_G_AMO_fetch_, src)(src, __VA_ARGS__)
-#define shmemd_atomic_swap(dest, ...) SHMEMD_G_SEL_(SHMEM_AMO_EXTENDED_GENERIC_TABLE, SHMEMD_G_AMO_swap_, dest)(dest, __VA_ARGS__)
-#endif
-
 #include <shmem/device_rma.h>
+#include <shmem/device_sync.h>
+#include <shmem/device_coll.h>
 
 #endif

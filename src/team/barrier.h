@@ -38,6 +38,22 @@ struct oshm_sync_words {
     int64_t step[OSHM_COLL_MAX_STEPS]; /* fcollect: recursive doubling and Bruck, a word a step; step[0]: the ring */
 };
 
+/* Device collectives' words (src/device/coll.c), counters like the
+ * barrier's: tree[k] from the child of round k, down from the parent, data
+ * from the other PEs of an all-to-all. Only teams have them (after their
+ * sync words in the team pool): a user's pSync has no room for them. */
+struct oshm_device_sync_words {
+    int64_t tree[OSHM_BARRIER_MAX_ROUNDS];
+    int64_t down;
+    int64_t data;
+};
+
+/* A slot of the team pool. */
+struct oshm_team_words {
+    struct oshm_sync_words sync;
+    struct oshm_device_sync_words device;
+};
+
 /* A set of PEs and its symmetric sync words. */
 struct oshm_pe_set {
     int start;
@@ -57,6 +73,12 @@ struct oshm_pe_set {
 #define OSHM_SYNC_REQUEST_WORD (OSHM_BARRIER_MAX_ROUNDS + 5)
 #define OSHM_SYNC_STEP_WORD (OSHM_BARRIER_MAX_ROUNDS + 7)
 _Static_assert(OSHM_SYNC_WORDS <= 64, "sync words must fit SHMEM_SYNC_SIZE (64) longs");
+
+/* The device words of a team's set (never of an active set's pSync). */
+static inline struct oshm_device_sync_words *oshm_set_device_words(const struct oshm_pe_set *set)
+{
+    return &((struct oshm_team_words *)(void *)set->sync)->device;
+}
 
 static inline int oshm_set_pe(const struct oshm_pe_set *set, int index)
 {

@@ -12,7 +12,7 @@
 struct shmem_team_impl shmem_team_world_impl;
 struct shmem_team_impl shmem_team_shared_impl;
 
-static struct oshm_sync_words *pool;  /* OSHM_TEAM_SLOTS, symmetric */
+static struct oshm_team_words *pool;  /* OSHM_TEAM_SLOTS, symmetric */
 struct oshm_pe_set oshm_device_world;
 /* The teams the program created and has not destroyed: the last
  * shmem_finalize destroys them (threads may create teams at once). */
@@ -27,7 +27,7 @@ int oshm_teams_init(void)
     memset(pool, 0, sizeof *pool * OSHM_TEAM_SLOTS);
     int n = hcomm.n_pes, me = hcomm.my_pe;
     shmem_team_world_impl = (struct shmem_team_impl){
-        .set = {.start = 0, .stride = 1, .size = n, .my_index = me, .sync = (int64_t *)&pool[0]},
+        .set = {.start = 0, .stride = 1, .size = n, .my_index = me, .sync = (int64_t *)&pool[0].sync},
         .slot = 0,
         .predefined = true,
     };
@@ -48,7 +48,7 @@ int oshm_teams_init(void)
         count++;
     }
     struct oshm_pe_set shared = {.start = first, .stride = second > 0 ? second - first : 1,
-                                 .size = count, .sync = (int64_t *)&pool[1]};
+                                 .size = count, .sync = (int64_t *)&pool[1].sync};
     if (!arithmetic) {
         oshm_warn("the PEs that share memory with this one are not evenly spaced; "
                   "SHMEM_TEAM_SHARED holds this PE only");
@@ -59,7 +59,7 @@ int oshm_teams_init(void)
     /* Kernels synchronize on their own words, so that a kernel's barrier
      * never meets the host's (src/device). */
     oshm_device_world = shmem_team_world_impl.set;
-    oshm_device_world.sync = (int64_t *)&pool[2];
+    oshm_device_world.sync = (int64_t *)&pool[2].sync;
     oshm_team_slots_init(7); /* slots 0, 1 and 2 */
     oshm_oversubscribed = hcomm.oversubscribed;
     return 0;
@@ -101,7 +101,7 @@ shmem_team_t oshm_team_new(int start, int stride, int size, int slot,
     if (!t)
         oshm_fatal("out of memory creating a team");
     t->set = (struct oshm_pe_set){.start = start, .stride = stride, .size = size,
-                                  .my_index = index, .sync = (int64_t *)&pool[slot]};
+                                  .my_index = index, .sync = (int64_t *)&pool[slot].sync};
     t->slot = slot;
     if (config && (config_mask & SHMEM_TEAM_NUM_CONTEXTS))
         t->config.num_contexts = config->num_contexts;

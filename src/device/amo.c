@@ -1,0 +1,102 @@
+/*
+ * Device AMOs beyond the blocking standard and extended ones of rma.c: the
+ * bitwise AMOs, and the fetching _nbi forms of OpenSHMEM 1.5. An _nbi
+ * fetch of an 8-byte type has the engine write the old value straight into
+ * *fetch, so it completes with quiet like any other descriptor; a 4-byte
+ * one has no 8-byte slot to land in and waits for its own value (complete
+ * early, which the specification allows).
+ */
+#include <shmem/device.h>
+
+#include "device/dsync.h"
+#include "util/log.h"
+
+static uint64_t amo(void *dest, enum hcomm_amo_op op, size_t size, uint64_t operand,
+                    uint64_t compare, int pe, bool fetch, const char *routine)
+{
+    struct device_thread *t = device_thread_of(routine);
+    dsync_check(dest, size, pe, routine);
+    uint64_t old = 0;
+    dsync_post(t, (struct engine_desc){.op = ENGINE_AMO, .pe = pe, .dst = dest, .amo = op,
+                                       .amo_size = size, .operand = operand, .compare = compare,
+                                       .result = fetch ? &old : NULL, .routine = routine});
+    if (fetch)
+        dsync_wait(t);
+    return old;
+}
+
+static void amo_nbi(void *fetch, void *dest, enum hcomm_amo_op op, size_t size, uint64_t operand,
+                    uint64_t compare, int pe, const char *routine)
+{
+    struct device_thread *t = device_thread_of(routine);
+    if (!fetch)
+        oshm_fatal("%s: fetch is NULL", routine);
+    if (size != sizeof(uint64_t)) {
+        dsync_from_bits(fetch, amo(dest, op, size, operand, compare, pe, true, routine), size);
+        return;
+    }
+    dsync_check(dest, size, pe, routine);
+    dsync_post(t, (struct engine_desc){.op = ENGINE_AMO, .pe = pe, .dst = dest, .amo = op,
+                                       .amo_size = size, .operand = operand, .compare = compare,
+                                       .result = (uint64_t *)fetch, .routine = routine});
+}
+
+#define BITS(V) dsync_to_bits(&(V), sizeof(V))
+#define NAME(N, OP) "shmemd_" #N "_atomic_" OP
+
+#define DEFINE_FETCH_OP(T, N, OP, HOP)                                                         \
+    T shmemd_##N##_atomic_fetch_##OP(T *dest, T value, int pe)                                 \
+    {                                                                                          \
+        T old;                                                                                 \
+        dsync_from_bits(&old, amo(dest, HCOMM_AMO_FETCH_##HOP, sizeof(T), BITS(value), 0, pe,  \
+                                  true, NAME(N, "fetch_" #OP)),                                \
+                        sizeof(T));                                                            \
+        return old;                                                                            \
+    }                                                                                          \
+    void shmemd_##N##_atomic_##OP(T *dest, T value, int pe)                                    \
+    {                                                                                          \
+        amo(dest, HCOMM_AMO_##HOP, sizeof(T), BITS(value), 0, pe, false, NAME(N, #OP));       \
+    }                                                                                          \
+    void shmemd_##N##_atomic_fetch_##OP##_nbi(T *fetch, T *dest, T value, int pe)              \
+    {                                                                                          \
+        amo_nbi(fetch, dest, HCOMM_AMO_FETCH_##HOP, sizeof(T), BITS(value), 0, pe,             \
+                NAME(N, "fetch_" #OP "_nbi"));                                                 \
+    }
+
+#define DEFINE_AMO_BIT(T, N, U)                                                                \
+    DEFINE_FETCH_OP(T, N, and, AND)                                                            \
+    DEFINE_FETCH_OP(T, N, or, OR)                                                              \
+    DEFINE_FETCH_OP(T, N, xor, XOR)
+SHMEM_AMO_BITWISE_TABLE(DEFINE_AMO_BIT)
+
+#define DEFINE_AMO_STD_NBI(T, N, U)                                                            \
+    void shmemd_##N##_atomic_fetch_add_nbi(T *fetch, T *dest, T value, int pe)                 \
+    {                                                                                          \
+        amo_nbi(fetch, dest, HCOMM_AMO_FETCH_ADD, sizeof(T), BITS(value), 0, pe,               \
+                NAME(N, "fetch_add_nbi"));                                                     \
+    }                                                                                          \
+    void shmemd_##N##_atomic_fetch_inc_nbi(T *fetch, T *dest, int pe)                          \
+    {                                                                                          \
+        T one = 1;                                                                             \
+        amo_nbi(fetch, dest, HCOMM_AMO_FETCH_ADD, sizeof(T), BITS(one), 0, pe,                 \
+                NAME(N, "fetch_inc_nbi"));                                                     \
+    }                                                                                          \
+    void shmemd_##N##_atomic_compare_swap_nbi(T *fetch, T *dest, T cond, T value, int pe)      \
+    {                                                                                          \
+        amo_nbi(fetch, dest, HCOMM_AMO_CSWAP, sizeof(T), BITS(value), BITS(cond), pe,          \
+                NAME(N, "compare_swap_nbi"));                                                  \
+    }
+SHMEM_AMO_STANDARD_TABLE(DEFINE_AMO_STD_NBI)
+
+#define DEFINE_AMO_EXT_NBI(T, N, U)                                                            \
+    void shmemd_##N##_atomic_fetch_nbi(T *fetch, const T *source, int pe)                      \
+    {                                                                                          \
+        amo_nbi(fetch, (T *)source, HCOMM_AMO_FETCH, sizeof(T), 0, 0, pe,                      \
+                NAME(N, "fetch_nbi"));                                                         \
+    }                                                                                          \
+    void shmemd_##N##_atomic_swap_nbi(T *fetch, T *dest, T value, int pe)                      \
+    {                                                                                          \
+        amo_nbi(fetch, dest, HCOMM_AMO_SWAP, sizeof(T), BITS(value), 0, pe,                    \
+                NAME(N, "swap_nbi"));                                                          \
+    }
+SHMEM_AMO_EXTENDED_TABLE(DEFINE_AMO_EXT_NBI)

@@ -160,7 +160,8 @@ void engine_post(const struct engine_desc *d)
 {
     struct engine *e = &engines[engine_for(d->pe)];
     if (__builtin_expect(!e->running, 0))
-        oshm_fatal("%s: the device runtime is not started (shmemx_device_init)", d->routine);
+        oshm_fatal("%s: the device engines are not started: they start with the first "
+                   "shmemx_launch or *_on_stream call after shmem_init", d->routine);
     atomic_fetch_add_explicit(&d->done->posted, 1, memory_order_relaxed);
     pthread_mutex_lock(&e->lock);
     while (e->tail - e->head == ENGINE_QUEUE_DEPTH)

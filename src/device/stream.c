@@ -17,13 +17,15 @@
 
 _Thread_local struct device_thread *device_self;
 
-enum task_kind { TASK_KERNEL, TASK_RECORD, TASK_WAIT };
+enum task_kind { TASK_KERNEL, TASK_RECORD, TASK_WAIT, TASK_CALL };
 
 struct task {
     enum task_kind kind;
     struct device_launch *launch;
     struct shmemx_event_impl *event;
     uint64_t seq;
+    void (*call)(void *);      /* TASK_CALL: call(arg), then free(arg) */
+    void *arg;
     struct task *next;
 };
 
@@ -149,6 +151,10 @@ static void *stream_main(void *arg)
         case TASK_KERNEL: run_kernel(t->launch); break;
         case TASK_RECORD: complete_event(t->event, t->seq); break;
         case TASK_WAIT: wait_event_seq(t->event, t->seq); break;
+        case TASK_CALL:
+            t->call(t->arg);
+            free(t->arg);
+            break;
         }
         free(t);
         pthread_mutex_lock(&s->lock);
@@ -288,6 +294,20 @@ OSHM_FN(int, shmemx_launch,
     t->kind = TASK_KERNEL;
     t->launch = l;
     enqueue(stream_or_default(stream, "shmemx_launch"), t);
+    return 0;
+}
+
+int device_stream_call(shmemx_stream_t stream, void (*call)(void *), void *arg,
+                       const char *routine)
+{
+    oshm_require_init(routine);
+    if (engine_start(oshm_env.device_engine_delay_us) != 0)
+        return -1;
+    struct task *t = calloc(1, sizeof *t);
+    if (!t)
+        return -1;
+    *t = (struct task){.kind = TASK_CALL, .call = call, .arg = arg};
+    enqueue(stream_or_default(stream, routine), t);
     return 0;
 }
 

@@ -68,9 +68,27 @@ static void *device_thread_main(void *arg)
     return NULL;
 }
 
+/* The cores this PE may count on: its affinity, shared with the other
+ * PEs of its node when they may use as many (unbound PEs); a PE bound to
+ * fewer cores than its node has PEs counts its own. */
+static unsigned pe_cores(void)
+{
+    cpu_set_t set;
+    unsigned own = 1, pes = 0;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        own = (unsigned)CPU_COUNT(&set);
+    for (int p = 0; p < hcomm.n_pes; p++)
+        pes += hcomm.node_of[p] == hcomm.my_node;
+    unsigned share = pes && own >= pes ? own / pes : own;
+    return share ? share : 1;
+}
+
 static void run_kernel(struct device_launch *l)
 {
     unsigned total = l->nblocks * l->nthreads;
+    /* While they run, this PE's waits know how crowded its cores are. */
+    oshm_spin_pe_cores = pe_cores();
+    oshm_spin_threads_add((int)total);
     struct device_thread *threads = calloc(total, sizeof *threads);
     pthread_t *ids = calloc(total, sizeof *ids);
     l->block = calloc(l->nblocks, sizeof *l->block);
@@ -87,6 +105,7 @@ static void run_kernel(struct device_launch *l)
     }
     for (unsigned i = 0; i < total; i++)
         pthread_join(ids[i], NULL);
+    oshm_spin_threads_add(-(int)total);
     for (unsigned b = 0; b < l->nblocks; b++)
         pthread_barrier_destroy(&l->block[b]);
     pthread_barrier_destroy(&l->grid);

@@ -13,6 +13,14 @@
  *    waiting for this very core.
  *  - PEs outnumber cores: the PE waited for may need this core, so yield
  *    after OSHM_SPIN_SHARED_CORES idle polls.
+ *  - Threads of its own outnumber the PE's share of the cores: a kernel on
+ *    the simulated device runs one host thread per device thread, and
+ *    those (and the PE's host thread waiting for the kernel) compete with
+ *    each other and with the engines that carry their operations. Then a
+ *    wait yields as when PEs outnumber cores, and a wait that keeps going
+ *    sleeps now and then (OSHM_SPIN_CROWDED_SLEEP): a yield hands the core
+ *    only to threads on the same run queue, and among a crowd of waiters
+ *    the one waited for may get it last.
  * A poll that did work (served a peer's operation) starts the count again,
  * so a PE that serves others while it waits keeps its core.
  */
@@ -20,6 +28,7 @@
 #define OSHM_UTIL_SPIN_H
 
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,6 +36,25 @@
  * (sched_getaffinity), on any node of the job: the same on every PE, so
  * algorithms may depend on it (team/barrier.c). Set once at start-up. */
 extern bool oshm_oversubscribed;
+
+/* Runnable threads this PE runs besides its own (the device's kernel
+ * threads; src/device counts them), and the cores one PE may count on
+ * (its affinity shared among the PEs of its node; at least 1). */
+extern _Atomic unsigned oshm_spin_extra_threads;
+extern unsigned oshm_spin_pe_cores;
+
+/* Adds N (negative: removes) runnable threads of this PE. */
+static inline void oshm_spin_threads_add(int n)
+{
+    atomic_fetch_add_explicit(&oshm_spin_extra_threads, (unsigned)n, memory_order_relaxed);
+}
+
+/* True when this PE's runnable threads outnumber its cores. */
+static inline bool oshm_spin_crowded(void)
+{
+    unsigned extra = atomic_load_explicit(&oshm_spin_extra_threads, memory_order_relaxed);
+    return extra && 1 + extra > oshm_spin_pe_cores;
+}
 
 /* Set when a backend needs this PE's CPU to carry out operations that
  * target it (UCX over tcp does): every poll of a wait calls it. Returns how
@@ -51,6 +79,11 @@ static inline unsigned oshm_progress(void)
  * by others) it gets the core now rather than at the end of this slice. */
 #define OSHM_SPIN_LONG (UINT32_C(1) << 14)
 #define OSHM_SPIN_LONG_EVERY 64u
+/* Crowded by threads of its own: idle polls after which a wait sleeps
+ * OSHM_SPIN_SLEEP_NS once every OSHM_SPIN_CROWDED_SLEEP_EVERY polls. */
+#define OSHM_SPIN_CROWDED_SLEEP 256u
+#define OSHM_SPIN_CROWDED_SLEEP_EVERY 16u
+#define OSHM_SPIN_SLEEP_NS 50000L
 
 static inline void oshm_cpu_relax(void)
 {
@@ -65,22 +98,29 @@ static inline void oshm_cpu_relax(void)
  * give the core away rather than pause. */
 static inline bool oshm_spin_should_yield(uint32_t count)
 {
-    if (oshm_oversubscribed)
+    if (oshm_oversubscribed || oshm_spin_crowded())
         return count >= OSHM_SPIN_SHARED_CORES;
     return count >= OSHM_SPIN_LONG && count % OSHM_SPIN_LONG_EVERY == 0;
 }
 
-/* Gives the core a rest after an idle poll: a pause, or a yield when the
- * policy above says so. *count is the caller's count of idle polls in a
- * row; a loop that did some work sets it back to 0. (After 2^32 polls it
- * wraps, and the wait spins one short stretch before it counts as long
- * again.) For a loop that progresses by itself. */
+/* Out of line: a crowded wait's sleep. */
+void oshm_spin_sleep(void);
+
+/* Gives the core a rest after an idle poll: a pause, or a yield (a sleep)
+ * when the policy above says so. *count is the caller's count of idle
+ * polls in a row; a loop that did some work sets it back to 0. (After 2^32
+ * polls it wraps, and the wait spins one short stretch before it counts
+ * as long again.) For a loop that progresses by itself. */
 static inline void oshm_spin_pause(uint32_t *count)
 {
-    if (oshm_spin_should_yield(++*count))
-        sched_yield();
-    else
+    uint32_t c = ++*count;
+    if (!oshm_spin_should_yield(c))
         oshm_cpu_relax();
+    else if (c >= OSHM_SPIN_CROWDED_SLEEP && c % OSHM_SPIN_CROWDED_SLEEP_EVERY == 0 &&
+             oshm_spin_crowded())
+        oshm_spin_sleep();
+    else
+        sched_yield();
 }
 
 /* After one poll of a wait loop that did WORK (0: nothing): start the

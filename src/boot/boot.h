@@ -2,6 +2,8 @@
  * Bootstrap: how a PE learns its rank and the job size and exchanges the
  * start-up data (keys, addresses) with the other PEs before any transport
  * exists. One interface, one implementation per launcher:
+ *   - a unique id from shmemd_get_uniqueid, for processes no launcher of
+ *     ours started (boot_uid.c, boot_uid_server.c; docs/device.md),
  *   - oshrun's built-in launcher (boot_launcher.c),
  *   - PMIx, when started by a PMIx launcher such as Open MPI's mpirun (boot_pmix.c),
  *   - a singleton, when the program is started directly (boot.c), unless the

@@ -1,7 +1,5 @@
 #include "util/spin.h"
 
-#include <time.h>
-
 /* Until start-up knows better, assume the worst: yielding early is slow on
  * an idle machine, but spinning when PEs share cores can stall a job. */
 bool oshm_oversubscribed = true;
@@ -10,9 +8,3 @@ unsigned (*oshm_progress_hook)(void);
 
 _Atomic unsigned oshm_spin_extra_threads;
 unsigned oshm_spin_pe_cores = 1;
-
-void oshm_spin_sleep(void)
-{
-    struct timespec ts = {.tv_sec = 0, .tv_nsec = OSHM_SPIN_SLEEP_NS};
-    nanosleep(&ts, NULL);
-}

@@ -17,10 +17,8 @@
  *    the simulated device runs one host thread per device thread, and
  *    those (and the PE's host thread waiting for the kernel) compete with
  *    each other and with the engines that carry their operations. Then a
- *    wait yields as when PEs outnumber cores, and a wait that keeps going
- *    sleeps now and then (OSHM_SPIN_CROWDED_SLEEP): a yield hands the core
- *    only to threads on the same run queue, and among a crowd of waiters
- *    the one waited for may get it last.
+ *    wait yields as when PEs outnumber cores. (A 50 us sleep every 16
+ *    polls after 256 measured no better than yielding; docs/device.md.)
  * A poll that did work (served a peer's operation) starts the count again,
  * so a PE that serves others while it waits keeps its core.
  */
@@ -79,11 +77,6 @@ static inline unsigned oshm_progress(void)
  * by others) it gets the core now rather than at the end of this slice. */
 #define OSHM_SPIN_LONG (UINT32_C(1) << 14)
 #define OSHM_SPIN_LONG_EVERY 64u
-/* Crowded by threads of its own: idle polls after which a wait sleeps
- * OSHM_SPIN_SLEEP_NS once every OSHM_SPIN_CROWDED_SLEEP_EVERY polls. */
-#define OSHM_SPIN_CROWDED_SLEEP 256u
-#define OSHM_SPIN_CROWDED_SLEEP_EVERY 16u
-#define OSHM_SPIN_SLEEP_NS 50000L
 
 static inline void oshm_cpu_relax(void)
 {
@@ -103,24 +96,17 @@ static inline bool oshm_spin_should_yield(uint32_t count)
     return count >= OSHM_SPIN_LONG && count % OSHM_SPIN_LONG_EVERY == 0;
 }
 
-/* Out of line: a crowded wait's sleep. */
-void oshm_spin_sleep(void);
-
-/* Gives the core a rest after an idle poll: a pause, or a yield (a sleep)
- * when the policy above says so. *count is the caller's count of idle
- * polls in a row; a loop that did some work sets it back to 0. (After 2^32
- * polls it wraps, and the wait spins one short stretch before it counts
- * as long again.) For a loop that progresses by itself. */
+/* Gives the core a rest after an idle poll: a pause, or a yield when the
+ * policy above says so. *count is the caller's count of idle polls in a
+ * row; a loop that did some work sets it back to 0. (After 2^32 polls it
+ * wraps, and the wait spins one short stretch before it counts as long
+ * again.) For a loop that progresses by itself. */
 static inline void oshm_spin_pause(uint32_t *count)
 {
-    uint32_t c = ++*count;
-    if (!oshm_spin_should_yield(c))
-        oshm_cpu_relax();
-    else if (c >= OSHM_SPIN_CROWDED_SLEEP && c % OSHM_SPIN_CROWDED_SLEEP_EVERY == 0 &&
-             oshm_spin_crowded())
-        oshm_spin_sleep();
-    else
+    if (oshm_spin_should_yield(++*count))
         sched_yield();
+    else
+        oshm_cpu_relax();
 }
 
 /* After one poll of a wait loop that did WORK (0: nothing): start the

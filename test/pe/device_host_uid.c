@@ -115,7 +115,7 @@ static pid_t start(int rank, int nranks, int uid_in, const int *uid_out, int nou
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0)
-        _exit(run_rank(rank, nranks, uid_in, uid_out, nout, flip));
+        exit(run_rank(rank, nranks, uid_in, uid_out, nout, flip));
     return pid;
 }
 
@@ -169,5 +169,8 @@ int main(int argc, char **argv)
     }
     if (!failed)
         printf("device_host_uid: %d processes passed\n", n);
+    free(pids);
+    free(outs);
+    free(pipes);
     return failed;
 }

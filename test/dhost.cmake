@@ -33,3 +33,6 @@ if(OSHM_HAVE_UCX)
     LABELS "pe;device;ucx" PASS_REGULAR_EXPRESSION "3 processes passed"
     ENVIRONMENT "SHMEM_TRANSPORT=ucx;UCX_TLS=tcp;SHMEM_SYMMETRIC_SIZE=64M")
 endif()
+add_test(NAME pe.device_host.uid.abort COMMAND $<TARGET_FILE:device_host_uid> abort)
+set_tests_properties(pe.device_host.uid.abort PROPERTIES TIMEOUT 60
+  LABELS "pe;device" PASS_REGULAR_EXPRESSION "rank 2 ended with 7.*3 processes ended, passed")

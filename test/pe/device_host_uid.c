@@ -9,7 +9,12 @@
  *                                   joins, a process holding the id with
  *                                   one secret character changed tries to
  *                                   join as rank 1: it must be refused and
- *                                   the job must still run. */
+ *                                   the job must still run.
+ *   device_host_uid abort           3 processes; rank 2 calls
+ *                                   shmem_global_exit(7) while the others
+ *                                   wait in a barrier: with no launcher to
+ *                                   end them, every rank must still end,
+ *                                   none with status 0. */
 #include <shmem/device.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +26,8 @@
 #include "check.h"
 
 #define HEAP (48u << 20)
+
+static int aborting;
 #define DEVICE_HEAP (24u << 20)
 
 struct ring_args {
@@ -83,6 +90,12 @@ static int run_rank(int rank, int nranks, int uid_in, const int *uid_out, int no
         fprintf(stderr, "stranger: joined a job it has no secret for\n");
         return 2;
     }
+    if (aborting) {
+        if (rank == nranks - 1)
+            shmem_global_exit(7);
+        shmem_barrier_all();
+        return 0; /* never reached: the job ended */
+    }
     CHECK(shmem_my_pe() == rank, "rank %d started as PE %d", rank, shmem_my_pe());
     CHECK(shmem_n_pes() == nranks, "%d ranks, shmem_n_pes %d", nranks, shmem_n_pes());
     CHECK(shmemd_device_id() == rank % 2, "device %d", shmemd_device_id());
@@ -130,7 +143,8 @@ static int status_of(pid_t pid)
 int main(int argc, char **argv)
 {
     int stranger = argc > 1 && strcmp(argv[1], "stranger") == 0;
-    int n = stranger ? 2 : argc > 1 ? atoi(argv[1]) : 2;
+    aborting = argc > 1 && strcmp(argv[1], "abort") == 0;
+    int n = stranger ? 2 : aborting ? 3 : argc > 1 ? atoi(argv[1]) : 2;
     if (n < 1 || n > 16) {
         fprintf(stderr, "usage: device_host_uid NPROCS|stranger\n");
         return 2;
@@ -162,13 +176,17 @@ int main(int argc, char **argv)
         pids[r] = start(r, n, pipes[r - 1][0], NULL, 0, 0);
     for (int r = 0; r < n; r++) {
         int st = status_of(pids[r]);
-        if (st != 0) {
+        if (aborting) {
+            printf("driver: rank %d ended with %d\n", r, st);
+            if (st == 0)
+                failed = 1;
+        } else if (st != 0) {
             fprintf(stderr, "driver: rank %d ended with %d\n", r, st);
             failed = 1;
         }
     }
     if (!failed)
-        printf("device_host_uid: %d processes passed\n", n);
+        printf("device_host_uid: %d processes %s\n", n, aborting ? "ended, passed" : "passed");
     free(pids);
     free(outs);
     free(pipes);

@@ -142,13 +142,47 @@ static void *watch(void *arg)
     return NULL;
 }
 
+/* The threads start at the first fence, once start-up has remapped the
+ * program's data (heap/symdata.c), which they read (stderr): a connection
+ * and its HELLO wait in the socket's backlog until rank 0's thread
+ * accepts them. */
+static int serve_fd = -1;
+static bool threads_started;
+
+static int start_threads(void)
+{
+    threads_started = true;
+    if (serve_fd >= 0) {
+        int rc = oshm_boot_uid_serve(serve_fd, oshm_boot.size, made.secret);
+        /* The server owns the socket now; a later id makes a new one. */
+        serve_fd = -1;
+        if (rc != 0)
+            return -1;
+    }
+    if (pthread_create(&watcher, NULL, watch, NULL) != 0) {
+        fprintf(stderr, "shmem: cannot watch the connection to rank 0\n");
+        return -1;
+    }
+    return 0;
+}
+
+static int uid_fence(void)
+{
+    if (!threads_started && start_threads() != 0)
+        return -1;
+    return oshm_boot_launcher_ops.fence();
+}
+
 static void uid_finalize(void)
 {
     atomic_store(&finalizing, true);
     oshm_boot_launcher_ops.finalize();
-    /* Rank 0 hosts the rendezvous: it stays until every rank has left. */
-    oshm_boot_uid_serve_wait();
-    pthread_join(watcher, NULL);
+    if (threads_started) {
+        /* Rank 0 hosts the rendezvous: it stays until every rank has left. */
+        oshm_boot_uid_serve_wait();
+        pthread_join(watcher, NULL);
+    }
+    threads_started = false;
     close(watch_fd);
     watch_fd = -1;
 }
@@ -165,9 +199,7 @@ int oshm_boot_uid_init(void)
                             "shmemd_get_uniqueid made\n");
             return -1;
         }
-        if (oshm_boot_uid_serve(listen_fd, pending.size, made.secret) != 0)
-            return -1;
-        /* The server owns the socket now; a later id makes a new one. */
+        serve_fd = listen_fd;
         listen_fd = -1;
     }
     char addr[96];
@@ -178,11 +210,13 @@ int oshm_boot_uid_init(void)
         return -1;
     uid_ops = oshm_boot_launcher_ops;
     uid_ops.name = "unique id";
+    uid_ops.fence = uid_fence;
     uid_ops.finalize = uid_finalize;
     oshm_boot.ops = &uid_ops;
     atomic_store(&finalizing, false);
+    threads_started = false;
     watch_fd = dup(fd);
-    if (watch_fd < 0 || pthread_create(&watcher, NULL, watch, NULL) != 0) {
+    if (watch_fd < 0) {
         fprintf(stderr, "shmem: cannot watch the connection to rank 0: %m\n");
         return -1;
     }

@@ -49,6 +49,37 @@ static pthread_mutex_t streams_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct shmemx_stream_impl *streams; /* every live stream */
 static struct shmemx_stream_impl *default_stream;
 
+/* The cores this PE may count on: its affinity, shared with the other
+ * PEs of its node when they may use as many (unbound PEs); a PE bound to
+ * fewer cores than its node has PEs counts its own. */
+static unsigned pe_cores(void)
+{
+    cpu_set_t set;
+    unsigned own = 1, pes = 0;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        own = (unsigned)CPU_COUNT(&set);
+    for (int p = 0; p < hcomm.n_pes; p++)
+        pes += hcomm.node_of[p] == hcomm.my_node;
+    unsigned share = pes && own >= pes ? own / pes : own;
+    return share ? share : 1;
+}
+
+/* Once per life of the library: engine_start sets the engines' delay,
+ * which their threads read unlocked. */
+static bool engines_started;
+static pthread_mutex_t engines_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int start_engines(void)
+{
+    pthread_mutex_lock(&engines_lock);
+    int rc = engines_started ? 0 : engine_start(oshm_env.device_engine_delay_us);
+    if (rc == 0 && !engines_started)
+        atomic_store_explicit(&oshm_spin_pe_cores, pe_cores(), memory_order_relaxed);
+    engines_started = rc == 0;
+    pthread_mutex_unlock(&engines_lock);
+    return rc;
+}
+
 struct device_thread *device_thread_of(const char *routine)
 {
     struct device_thread *t = device_self;
@@ -68,26 +99,10 @@ static void *device_thread_main(void *arg)
     return NULL;
 }
 
-/* The cores this PE may count on: its affinity, shared with the other
- * PEs of its node when they may use as many (unbound PEs); a PE bound to
- * fewer cores than its node has PEs counts its own. */
-static unsigned pe_cores(void)
-{
-    cpu_set_t set;
-    unsigned own = 1, pes = 0;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        own = (unsigned)CPU_COUNT(&set);
-    for (int p = 0; p < hcomm.n_pes; p++)
-        pes += hcomm.node_of[p] == hcomm.my_node;
-    unsigned share = pes && own >= pes ? own / pes : own;
-    return share ? share : 1;
-}
-
 static void run_kernel(struct device_launch *l)
 {
     unsigned total = l->nblocks * l->nthreads;
     /* While they run, this PE's waits know how crowded its cores are. */
-    oshm_spin_pe_cores = pe_cores();
     oshm_spin_threads_add((int)total);
     struct device_thread *threads = calloc(total, sizeof *threads);
     pthread_t *ids = calloc(total, sizeof *ids);
@@ -295,7 +310,7 @@ OSHM_FN(int, shmemx_launch,
                   args_size, args);
         return -1;
     }
-    if (engine_start(oshm_env.device_engine_delay_us) != 0)
+    if (start_engines() != 0)
         return -1;
     struct device_launch *l = calloc(1, sizeof *l);
     struct task *t = calloc(1, sizeof *t);
@@ -320,7 +335,7 @@ int device_stream_call(shmemx_stream_t stream, void (*call)(void *), void *arg,
                        const char *routine)
 {
     oshm_require_init(routine);
-    if (engine_start(oshm_env.device_engine_delay_us) != 0)
+    if (start_engines() != 0)
         return -1;
     struct task *t = calloc(1, sizeof *t);
     if (!t)
@@ -415,4 +430,7 @@ void device_fini(void)
         s = next;
     }
     engine_stop();
+    pthread_mutex_lock(&engines_lock);
+    engines_started = false;
+    pthread_mutex_unlock(&engines_lock);
 }

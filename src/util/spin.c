@@ -7,4 +7,4 @@ bool oshm_oversubscribed = true;
 unsigned (*oshm_progress_hook)(void);
 
 _Atomic unsigned oshm_spin_extra_threads;
-unsigned oshm_spin_pe_cores = 1;
+_Atomic unsigned oshm_spin_pe_cores = 1;

@@ -39,7 +39,7 @@ extern bool oshm_oversubscribed;
  * threads; src/device counts them), and the cores one PE may count on
  * (its affinity shared among the PEs of its node; at least 1). */
 extern _Atomic unsigned oshm_spin_extra_threads;
-extern unsigned oshm_spin_pe_cores;
+extern _Atomic unsigned oshm_spin_pe_cores;
 
 /* Adds N (negative: removes) runnable threads of this PE. */
 static inline void oshm_spin_threads_add(int n)
@@ -51,7 +51,8 @@ static inline void oshm_spin_threads_add(int n)
 static inline bool oshm_spin_crowded(void)
 {
     unsigned extra = atomic_load_explicit(&oshm_spin_extra_threads, memory_order_relaxed);
-    return extra && 1 + extra > oshm_spin_pe_cores;
+    return extra &&
+           1 + extra > atomic_load_explicit(&oshm_spin_pe_cores, memory_order_relaxed);
 }
 
 /* Set when a backend needs this PE's CPU to carry out operations that

@@ -106,6 +106,8 @@ static int run_rank(int rank, int nranks, int uid_in, const int *uid_out, int no
     void *big = shmem_malloc(HEAP / 2);
     CHECK(big != NULL, "half of the asked heap is not there");
     shmem_free(big);
+    void *too_big = shmem_malloc(2 * (size_t)HEAP);
+    CHECK(too_big == NULL, "twice the asked heap was allocated: heap_size ignored");
 
     static int ring; /* symmetric data */
     int next = (rank + 1) % nranks, prev = (rank + nranks - 1) % nranks;

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include <shmem/device_types.h>
+#include <shmem/device_host.h>
 
 #if defined(__CCE_AICORE__) || defined(__CCE_KT_TEST__)
 #define OSHM_AICORE __aicore__

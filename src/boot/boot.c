@@ -82,7 +82,10 @@ static int refuse_lone_task(void)
 
 int oshm_boot_init(void)
 {
-    int rc = oshm_boot_launcher_init();
+    int rc = oshm_boot_uid_init();
+    if (rc <= 0)
+        return rc;
+    rc = oshm_boot_launcher_init();
     if (rc <= 0)
         return rc;
     rc = oshm_boot_pmix_init();

@@ -2,6 +2,8 @@
  * Bootstrap: how a PE learns its rank and the job size and exchanges the
  * start-up data (keys, addresses) with the other PEs before any transport
  * exists. One interface, one implementation per launcher:
+ *   - a unique id from shmemd_get_uniqueid, for processes no launcher of
+ *     ours started (boot_uid.c, boot_uid_server.c; docs/device.md),
  *   - oshrun's built-in launcher (boot_launcher.c),
  *   - PMIx, when started by a PMIx launcher such as Open MPI's mpirun (boot_pmix.c),
  *   - a singleton, when the program is started directly (boot.c), unless the
@@ -52,5 +54,31 @@ int oshm_boot_allgather(const void *mine, void *all, size_t len);
  * apply to this environment, or -1 on a failure it has reported. */
 int oshm_boot_launcher_init(void);
 int oshm_boot_pmix_init(void);
+/* From a unique id (boot_uid.c): when oshm_boot_uid_arm was called. */
+int oshm_boot_uid_init(void);
+
+/* The launcher's protocol (boot_wire.h) to ADDR ("tcp:IP:PORT" or "@name")
+ * as RANK of SIZE, proving membership with SECRET; WHOM names the other
+ * end in messages. Makes it oshm_boot's implementation. Returns the
+ * connected socket, or -1 after saying why. */
+int oshm_boot_launcher_connect(const char *addr, const char *secret, int rank, int size,
+                               const char *whom);
+extern const struct oshm_boot_ops oshm_boot_launcher_ops;
+
+/* Unique-id bootstrap (docs/device.md, "Start-up without oshrun"). An id
+ * is OSHM_BOOT_UID_LEN opaque bytes. */
+#define OSHM_BOOT_UID_LEN 128
+/* Opens rank 0's rendezvous socket and writes the id naming it and a new
+ * secret. 0, or -1 after saying why. */
+int oshm_boot_uid_create(void *uid);
+/* The next oshm_boot_init joins the job of UID as RANK of SIZE. 0, or -1
+ * when the id is not one (message naming ROUTINE). */
+int oshm_boot_uid_arm(int rank, int size, const void *uid, const char *routine);
+void oshm_boot_uid_disarm(void);
+/* Rank 0's rendezvous: serves SIZE members on LISTEN_FD, proven by SECRET,
+ * on a thread of its own (boot_uid_server.c). 0 or -1. */
+int oshm_boot_uid_serve(int listen_fd, int size, const char *secret);
+/* Waits until every member finalized (rank 0's finalize). */
+void oshm_boot_uid_serve_wait(void);
 
 #endif

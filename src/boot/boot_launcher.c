@@ -24,13 +24,31 @@ static int launcher_fd = -1;
 static char *pending;      /* this PE's puts since the last fence, serialized */
 static size_t pending_len;
 static struct oshm_kvstore store;
+static const char *peer_name = "oshrun"; /* the launcher's end, in messages */
+
+/* A closed connection is an error to report, not a SIGPIPE that ends the
+ * process without a word (a rendezvous that refused this PE closes it). */
+static int send_all(const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len) {
+        ssize_t n = send(launcher_fd, p, len, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
 
 static int send_msg(uint32_t type, const void *payload, size_t len)
 {
     struct boot_wire_hdr h = {.type = type, .rank = (uint32_t)oshm_boot.rank, .len = len};
-    if (boot_wire_write_all(launcher_fd, &h, sizeof h) != 0)
+    if (send_all(&h, sizeof h) != 0)
         return -1;
-    return len ? boot_wire_write_all(launcher_fd, payload, len) : 0;
+    return len ? send_all(payload, len) : 0;
 }
 
 static int launcher_put(const char *key, const void *value, size_t len)
@@ -93,7 +111,7 @@ static int launcher_fence(void)
     free(all);
     return 0;
 lost:
-    fprintf(stderr, "shmem[PE %d]: lost the connection to oshrun\n", oshm_boot.rank);
+    fprintf(stderr, "shmem[PE %d]: lost the connection to %s\n", oshm_boot.rank, peer_name);
     return -1;
 }
 
@@ -129,7 +147,7 @@ static void launcher_finalize(void)
     oshm_kv_clear(&store);
 }
 
-static const struct oshm_boot_ops launcher_ops = {
+const struct oshm_boot_ops oshm_boot_launcher_ops = {
     .name = "oshrun",
     .put = launcher_put,
     .fence = launcher_fence,
@@ -205,6 +223,25 @@ static int read_secret(const char *fdname, char *out, size_t len)
     return n ? 0 : -1;
 }
 
+int oshm_boot_launcher_connect(const char *addr, const char *secret, int rank, int size,
+                               const char *whom)
+{
+    oshm_boot.rank = rank;
+    oshm_boot.size = size;
+    peer_name = whom;
+    launcher_fd = strncmp(addr, "tcp:", 4) == 0 ? connect_tcp(addr) : connect_unix(addr);
+    if (launcher_fd < 0) {
+        fprintf(stderr, "shmem: cannot connect to %s at %s: %m\n", whom, addr);
+        return -1;
+    }
+    oshm_boot.ops = &oshm_boot_launcher_ops;
+    if (send_msg(BOOT_WIRE_HELLO, secret, strlen(secret)) != 0) {
+        fprintf(stderr, "shmem: %s refused PE %d\n", whom, oshm_boot.rank);
+        return -1;
+    }
+    return launcher_fd;
+}
+
 int oshm_boot_launcher_init(void)
 {
     const char *addr = oshm_env.oshrun_addr;
@@ -230,23 +267,12 @@ int oshm_boot_launcher_init(void)
                 OSHRUN_ENV_SIZE);
         return -1;
     }
-    oshm_boot.rank = atoi(rank);
-    oshm_boot.size = atoi(size);
-    if (oshm_boot.size < 1 || oshm_boot.rank < 0 || oshm_boot.rank >= oshm_boot.size) {
+    if (atoi(size) < 1 || atoi(rank) < 0 || atoi(rank) >= atoi(size)) {
         fprintf(stderr, "shmem: bad oshrun rank %s of %s\n", rank, size);
         return -1;
     }
-
-    launcher_fd = strncmp(addr, "tcp:", 4) == 0 ? connect_tcp(addr) : connect_unix(addr);
-    if (launcher_fd < 0) {
-        fprintf(stderr, "shmem: cannot connect to oshrun at %s: %m\n", addr);
+    if (oshm_boot_launcher_connect(addr, secret, atoi(rank), atoi(size), "oshrun") < 0)
         return -1;
-    }
-    oshm_boot.ops = &launcher_ops;
-    if (send_msg(BOOT_WIRE_HELLO, secret, strlen(secret)) != 0) {
-        fprintf(stderr, "shmem: oshrun refused PE %d\n", oshm_boot.rank);
-        return -1;
-    }
     /* Children of this PE are not members of the job. */
     unsetenv(OSHRUN_ENV_SECRET);
     unsetenv(OSHRUN_ENV_SECRET_FD);

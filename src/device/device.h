@@ -36,6 +36,18 @@ extern _Thread_local struct device_thread *device_self;
 
 /* Creates the device heap; called by shmem_init before hcomm. */
 int device_heap_init(void);
+/* Collective allocation from / release to the device heap; errors name ROUTINE. */
+void *device_allocate(size_t size, bool zero, const char *routine);
+void *device_callocate(size_t count, size_t size, const char *routine);
+void device_release(void *ptr, const char *routine);
+
+/* Queues CALL(ARG) on STREAM (NULL: the default one), in order with its
+ * kernels; ARG (malloc'd) is freed after the call. Starts the engines. 0,
+ * or -1 when out of memory (ARG is then the caller's). */
+struct shmemx_stream_impl;
+int device_stream_call(struct shmemx_stream_impl *stream, void (*call)(void *), void *arg,
+                       const char *routine);
+
 /* Drains every stream and stops the engines; by shmem_finalize. */
 void device_fini(void);
 

@@ -25,7 +25,7 @@ int device_heap_init(void)
     return 0;
 }
 
-static void *device_allocate(size_t size, bool zero, const char *routine)
+void *device_allocate(size_t size, bool zero, const char *routine)
 {
     oshm_require_init(routine);
     void *p = NULL;
@@ -48,26 +48,34 @@ OSHM_FN(void *, shmemx_device_malloc, (size_t size))
     return device_allocate(size, false, "shmemx_device_malloc");
 }
 
-OSHM_FN(void *, shmemx_device_calloc, (size_t count, size_t size))
+void *device_callocate(size_t count, size_t size, const char *routine)
 {
     if (size && count > SIZE_MAX / size) {
-        oshm_require_init("shmemx_device_calloc");
-        oshm_warn("shmemx_device_calloc: count * size overflows size_t");
+        oshm_require_init(routine);
+        oshm_warn("%s: count * size overflows size_t", routine);
         oshm_sync_world();
         return NULL;
     }
-    return device_allocate(count * size, true, "shmemx_device_calloc");
+    return device_allocate(count * size, true, routine);
 }
 
-OSHM_FN(void, shmemx_device_free, (void *ptr))
+void device_release(void *ptr, const char *routine)
 {
-    oshm_require_init("shmemx_device_free");
+    oshm_require_init(routine);
     /* No kernel and no PE may still be using it. */
     shmemx_device_synchronize();
     shmem_quiet();
     oshm_sync_world();
     if (ptr && oshm_heap_free_in(&oshm_device_heap, ptr) != 0)
-        oshm_fatal("shmemx_device_free: %p was not returned by shmemx_device_malloc", ptr);
+        oshm_fatal("%s: %p was not returned by shmemd_malloc or shmemx_device_malloc", routine,
+                   ptr);
 }
+
+OSHM_FN(void *, shmemx_device_calloc, (size_t count, size_t size))
+{
+    return device_callocate(count, size, "shmemx_device_calloc");
+}
+
+OSHM_FN(void, shmemx_device_free, (void *ptr)) { device_release(ptr, "shmemx_device_free"); }
 
 OSHM_FN(size_t, shmemx_device_heap_size, (void)) { return oshm_device_heap.capacity; }

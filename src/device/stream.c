@@ -17,13 +17,15 @@
 
 _Thread_local struct device_thread *device_self;
 
-enum task_kind { TASK_KERNEL, TASK_RECORD, TASK_WAIT };
+enum task_kind { TASK_KERNEL, TASK_RECORD, TASK_WAIT, TASK_CALL };
 
 struct task {
     enum task_kind kind;
     struct device_launch *launch;
     struct shmemx_event_impl *event;
     uint64_t seq;
+    void (*call)(void *);      /* TASK_CALL: call(arg), then free(arg) */
+    void *arg;
     struct task *next;
 };
 
@@ -47,6 +49,39 @@ static pthread_mutex_t streams_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct shmemx_stream_impl *streams; /* every live stream */
 static struct shmemx_stream_impl *default_stream;
 
+/* The cores this PE may count on: its affinity, shared with the other
+ * PEs of its node when they may use as many (unbound PEs); a PE bound to
+ * fewer cores than its node has PEs counts its own. */
+static unsigned pe_cores(void)
+{
+    cpu_set_t set;
+    unsigned own = 1, pes = 0;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        own = (unsigned)CPU_COUNT(&set);
+    for (int p = 0; p < hcomm.n_pes; p++)
+        pes += hcomm.node_of[p] == hcomm.my_node;
+    unsigned share = pes && own >= pes ? own / pes : own;
+    return share ? share : 1;
+}
+
+/* Once per life of the library: engine_start sets the engines' delay,
+ * which their threads read unlocked. */
+static bool engines_started;
+static pthread_mutex_t engines_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int start_engines(void)
+{
+    pthread_mutex_lock(&engines_lock);
+    int rc = engines_started ? 0
+                             : engine_start(oshm_env.device_engine_delay_us,
+                                            oshm_env.device_ordering == 1);
+    if (rc == 0 && !engines_started)
+        atomic_store_explicit(&oshm_spin_pe_cores, pe_cores(), memory_order_relaxed);
+    engines_started = rc == 0;
+    pthread_mutex_unlock(&engines_lock);
+    return rc;
+}
+
 struct device_thread *device_thread_of(const char *routine)
 {
     struct device_thread *t = device_self;
@@ -69,6 +104,8 @@ static void *device_thread_main(void *arg)
 static void run_kernel(struct device_launch *l)
 {
     unsigned total = l->nblocks * l->nthreads;
+    /* While they run, this PE's waits know how crowded its cores are. */
+    oshm_spin_threads_add((int)total);
     struct device_thread *threads = calloc(total, sizeof *threads);
     pthread_t *ids = calloc(total, sizeof *ids);
     l->block = calloc(l->nblocks, sizeof *l->block);
@@ -86,6 +123,7 @@ static void run_kernel(struct device_launch *l)
     }
     for (unsigned i = 0; i < total; i++)
         pthread_join(ids[i], NULL);
+    oshm_spin_threads_add(-(int)total);
     for (unsigned b = 0; b < l->nblocks; b++)
         pthread_barrier_destroy(&l->block[b]);
     device_groups_fini(l);
@@ -151,6 +189,10 @@ static void *stream_main(void *arg)
         case TASK_KERNEL: run_kernel(t->launch); break;
         case TASK_RECORD: complete_event(t->event, t->seq); break;
         case TASK_WAIT: wait_event_seq(t->event, t->seq); break;
+        case TASK_CALL:
+            t->call(t->arg);
+            free(t->arg);
+            break;
         }
         free(t);
         pthread_mutex_lock(&s->lock);
@@ -272,7 +314,7 @@ OSHM_FN(int, shmemx_launch,
                   args_size, args);
         return -1;
     }
-    if (engine_start(oshm_env.device_engine_delay_us, oshm_env.device_ordering == 1) != 0)
+    if (start_engines() != 0)
         return -1;
     struct device_launch *l = calloc(1, sizeof *l);
     struct task *t = calloc(1, sizeof *t);
@@ -290,6 +332,20 @@ OSHM_FN(int, shmemx_launch,
     t->kind = TASK_KERNEL;
     t->launch = l;
     enqueue(stream_or_default(stream, "shmemx_launch"), t);
+    return 0;
+}
+
+int device_stream_call(shmemx_stream_t stream, void (*call)(void *), void *arg,
+                       const char *routine)
+{
+    oshm_require_init(routine);
+    if (start_engines() != 0)
+        return -1;
+    struct task *t = calloc(1, sizeof *t);
+    if (!t)
+        return -1;
+    *t = (struct task){.kind = TASK_CALL, .call = call, .arg = arg};
+    enqueue(stream_or_default(stream, routine), t);
     return 0;
 }
 
@@ -378,4 +434,7 @@ void device_fini(void)
         s = next;
     }
     engine_stop();
+    pthread_mutex_lock(&engines_lock);
+    engines_started = false;
+    pthread_mutex_unlock(&engines_lock);
 }

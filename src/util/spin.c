@@ -5,3 +5,6 @@
 bool oshm_oversubscribed = true;
 
 unsigned (*oshm_progress_hook)(void);
+
+_Atomic unsigned oshm_spin_extra_threads;
+_Atomic unsigned oshm_spin_pe_cores = 1;

@@ -13,6 +13,12 @@
  *    waiting for this very core.
  *  - PEs outnumber cores: the PE waited for may need this core, so yield
  *    after OSHM_SPIN_SHARED_CORES idle polls.
+ *  - Threads of its own outnumber the PE's share of the cores: a kernel on
+ *    the simulated device runs one host thread per device thread, and
+ *    those (and the PE's host thread waiting for the kernel) compete with
+ *    each other and with the engines that carry their operations. Then a
+ *    wait yields as when PEs outnumber cores. (A 50 us sleep every 16
+ *    polls after 256 measured no better than yielding; docs/device.md.)
  * A poll that did work (served a peer's operation) starts the count again,
  * so a PE that serves others while it waits keeps its core.
  */
@@ -20,6 +26,7 @@
 #define OSHM_UTIL_SPIN_H
 
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,6 +34,26 @@
  * (sched_getaffinity), on any node of the job: the same on every PE, so
  * algorithms may depend on it (team/barrier.c). Set once at start-up. */
 extern bool oshm_oversubscribed;
+
+/* Runnable threads this PE runs besides its own (the device's kernel
+ * threads; src/device counts them), and the cores one PE may count on
+ * (its affinity shared among the PEs of its node; at least 1). */
+extern _Atomic unsigned oshm_spin_extra_threads;
+extern _Atomic unsigned oshm_spin_pe_cores;
+
+/* Adds N (negative: removes) runnable threads of this PE. */
+static inline void oshm_spin_threads_add(int n)
+{
+    atomic_fetch_add_explicit(&oshm_spin_extra_threads, (unsigned)n, memory_order_relaxed);
+}
+
+/* True when this PE's runnable threads outnumber its cores. */
+static inline bool oshm_spin_crowded(void)
+{
+    unsigned extra = atomic_load_explicit(&oshm_spin_extra_threads, memory_order_relaxed);
+    return extra &&
+           1 + extra > atomic_load_explicit(&oshm_spin_pe_cores, memory_order_relaxed);
+}
 
 /* Set when a backend needs this PE's CPU to carry out operations that
  * target it (UCX over tcp does): every poll of a wait calls it. Returns how
@@ -65,7 +92,7 @@ static inline void oshm_cpu_relax(void)
  * give the core away rather than pause. */
 static inline bool oshm_spin_should_yield(uint32_t count)
 {
-    if (oshm_oversubscribed)
+    if (oshm_oversubscribed || oshm_spin_crowded())
         return count >= OSHM_SPIN_SHARED_CORES;
     return count >= OSHM_SPIN_LONG && count % OSHM_SPIN_LONG_EVERY == 0;
 }

@@ -236,7 +236,8 @@ void engine_post(const struct engine_desc *d)
                    "%d: use UDMA, RDMA or AUTO", d->routine, engine_name(k), hcomm.my_node,
                    d->pe, hcomm.node_of[d->pe]);
     if (__builtin_expect(!engines_on, 0))
-        oshm_fatal("%s: the device engines are not started (shmemx_launch starts them)", d->routine);
+        oshm_fatal("%s: the device engines are not started: they start with the first "
+                   "shmemx_launch or *_on_stream call after shmem_init", d->routine);
     /* AMOs and signals keep one queue, the quickest: a thread's atomics on
      * one engine stay in order among themselves (as an atomic unit serves
      * them), and overtake its RMA unless a fence says otherwise. */

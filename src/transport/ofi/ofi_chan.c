@@ -53,24 +53,38 @@ unsigned ofi_chan_poll(struct backend_chan *ch)
     return n > 0 ? (unsigned)n : 0;
 }
 
-/* Polls of the channel's own endpoint per poll of the target endpoint. */
+/* Idle polls of the channel's counter per poll of the target endpoint, and
+ * per look at the counter's errors. Each of them is a round of the
+ * provider's progress (fi_cntr_readerr progresses too, and over
+ * tcp;ofi_rxm a round is a poll(2) or more): one round a poll keeps the
+ * loop short, so that it sees a reply soon after it arrives. Measured with
+ * the three rounds a poll of before, 8 alternating runs at load 30-50:
+ * put + quiet 20.8 -> 15.8 us, get 20.1 -> 16.0, fetch-add 23.7 -> 21.1. */
 #define OFI_WAIT_TARGET_EVERY 4
+#define OFI_WAIT_ERRORS_EVERY 16
 
-void ofi_wait(struct backend_chan *ch, struct fid_cntr *cntr, uint64_t target, const char *what,
-              int pe)
+void ofi_wait(struct backend_chan *ch, bool reads, const char *what, int pe)
 {
+    struct fid_cntr *cntr = reads ? ch->rcntr : ch->wcntr;
+    uint64_t *done = reads ? &ch->r_done : &ch->w_done;
+    uint64_t want = reads ? ch->r_issued : ch->w_issued;
     uint32_t idle = 0, polls = 0;
-    for (;;) {
-        if (fi_cntr_read(cntr) >= target)
-            return;
-        if (fi_cntr_readerr(cntr) != 0)
+    while (*done < want) {
+        if ((*done = fi_cntr_read(cntr)) >= want)
+            break;
+        polls++;
+        if (polls % OFI_WAIT_ERRORS_EVERY == 0 && fi_cntr_readerr(cntr) != 0)
             chan_error(ch, what, pe);
-        unsigned work = ofi_chan_poll(ch);
-        /* A peer may wait for this PE's target (a reply, a connection). */
-        if (++polls % OFI_WAIT_TARGET_EVERY == 0)
-            work += ofi_target_progress();
+        /* A peer may wait for this PE's target (a reply, a connection);
+         * where PEs outnumber cores each poll may be the last before a
+         * yield. */
+        unsigned work = 0;
+        if (polls % OFI_WAIT_TARGET_EVERY == 0 || ofi.oversubscribed)
+            work = ofi_target_progress();
         oshm_spin_after(work, &idle);
     }
+    if (ch->w_done >= ch->w_issued && ch->r_done >= ch->r_issued)
+        atomic_store_explicit(&ch->busy, false, memory_order_relaxed);
 }
 
 int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **out)
@@ -87,7 +101,9 @@ int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan *
     pthread_mutex_init(&ch->lock, &ma);
     pthread_mutexattr_destroy(&ma);
     struct fi_cq_attr cqa = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE};
-    struct fi_cntr_attr ca = {.events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_UNSPEC};
+    /* Never waited on in the kernel: a counter with a wait object makes
+     * rxm signal it (a write and a read of a pipe) for every completion. */
+    struct fi_cntr_attr ca = {.events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE};
     const char *step = "opening a context's endpoint";
     int rc;
     if ((rc = fi_endpoint(ofi.domain, ofi.info, &ch->ep, NULL)) != 0 ||
@@ -163,15 +179,16 @@ void ofi_chan_share(struct backend_chan *ch)
     ch->mode = BACKEND_CHAN_SHARED;
 }
 
-/* The target endpoint, and the channels, whose queued sends move only
- * while this PE polls them. */
+/* The target endpoint, and the channels with operations in flight, whose
+ * queued sends move only while this PE polls them. */
 unsigned ofi_progress(void)
 {
     unsigned n = ofi_target_progress();
     if (pthread_mutex_trylock(&ofi.chans_lock) != 0)
         return n;
     for (struct backend_chan *ch = ofi.chans; ch; ch = ch->next)
-        n += ofi_chan_poll(ch); /* the domain is thread-safe (FI_THREAD_SAFE) */
+        if (atomic_load_explicit(&ch->busy, memory_order_relaxed))
+            n += ofi_chan_poll(ch); /* the domain is thread-safe (FI_THREAD_SAFE) */
     pthread_mutex_unlock(&ofi.chans_lock);
     return n;
 }

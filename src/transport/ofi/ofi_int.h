@@ -100,6 +100,13 @@ struct backend_chan {
     struct fid_cntr *wcntr; /* writes and non-fetching atomics */
     struct fid_cntr *rcntr; /* reads and fetching atomics */
     uint64_t w_issued, r_issued;
+    /* What the counters said when last read: a wait that finds them level
+     * with what was issued reads nothing (a counter read is a round of the
+     * provider's progress, a system call or more over tcp). */
+    uint64_t w_done, r_done;
+    /* Issued operations that no wait has seen complete yet: ofi_progress
+     * moves only such channels along. */
+    _Atomic bool busy;
     enum backend_chan_mode mode;
     bool locked;           /* SHARED: every entry takes LOCK */
     pthread_mutex_t lock;  /* recursive */
@@ -158,10 +165,9 @@ int ofi_mr_ready(struct fid_mr *mr, struct fid_ep *ep);
 int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **ch);
 void ofi_chan_close(struct backend_chan *ch);
 void ofi_chan_share(struct backend_chan *ch);
-/* Waits until CNTR counts TARGET completions, progressing; a failed
- * operation is fatal with the provider's reason. */
-void ofi_wait(struct backend_chan *ch, struct fid_cntr *cntr, uint64_t target, const char *what,
-              int pe);
+/* Waits until every read (READS) or every write CH issued has completed,
+ * progressing; a failed operation is fatal with the provider's reason. */
+void ofi_wait(struct backend_chan *ch, bool reads, const char *what, int pe);
 /* One step of progress of CH's endpoint (and of the target endpoint). */
 unsigned ofi_chan_poll(struct backend_chan *ch);
 unsigned ofi_target_progress(void);
@@ -184,6 +190,17 @@ uint64_t ofi_amo(struct backend_chan *ch, struct backend_peer *p, int seg, size_
                  enum backend_amo_op op, size_t size, uint64_t operand, uint64_t compare);
 void ofi_fence(struct backend_chan *ch);
 void ofi_quiet(struct backend_chan *ch);
+
+/* Counts an operation CH just posted (a write, or a read: gets and
+ * fetching AMOs). */
+static inline void ofi_issued(struct backend_chan *ch, bool read)
+{
+    if (read)
+        ch->r_issued++;
+    else
+        ch->w_issued++;
+    atomic_store_explicit(&ch->busy, true, memory_order_relaxed);
+}
 
 static inline void ofi_enter(struct backend_chan *ch)
 {

@@ -59,8 +59,8 @@ static inline uint64_t next_flags(struct backend_chan *ch)
  * and atomics after atomics only), the writes complete first. */
 static inline void reads_after_writes(struct backend_chan *ch, int pe)
 {
-    if (!ofi.raw_ordered && fi_cntr_read(ch->wcntr) < ch->w_issued)
-        ofi_wait(ch, ch->wcntr, ch->w_issued, "a read after writes", pe);
+    if (!ofi.raw_ordered && ch->w_done < ch->w_issued)
+        ofi_wait(ch, false, "a read after writes", pe);
 }
 
 /* FI_MR_LOCAL: a registration of a local buffer for one operation (closed
@@ -107,20 +107,17 @@ static bool transfer(bool put, struct backend_chan *ch, struct backend_peer *p, 
             else
                 must_wait = true;
             OFI_POST(ch, fi_writemsg(ch->ep, &msg, flags), what, p->pe);
-            ch->w_issued++;
+            ofi_issued(ch, false);
         } else {
             OFI_POST(ch, fi_readmsg(ch->ep, &msg, flags), what, p->pe);
-            ch->r_issued++;
+            ofi_issued(ch, true);
         }
         len -= n;
         off += n;
         at += n;
     }
     if (mr) { /* the registration lives until the data moved */
-        if (put)
-            ofi_wait(ch, ch->wcntr, ch->w_issued, what, p->pe);
-        else
-            ofi_wait(ch, ch->rcntr, ch->r_issued, what, p->pe);
+        ofi_wait(ch, !put, what, p->pe);
         fi_close(&mr->fid);
     }
     return must_wait;
@@ -132,7 +129,7 @@ void ofi_put(struct backend_chan *ch, struct backend_peer *p, int seg, size_t of
     ofi_enter(ch);
     /* A blocking put returns when the source may be reused. */
     if (transfer(true, ch, p, seg, off, (char *)src, len) && !nbi)
-        ofi_wait(ch, ch->wcntr, ch->w_issued, "put", p->pe);
+        ofi_wait(ch, false, "put", p->pe);
     ofi_leave(ch);
 }
 
@@ -143,7 +140,7 @@ void ofi_get(struct backend_chan *ch, struct backend_peer *p, int seg, size_t of
     reads_after_writes(ch, p->pe);
     transfer(false, ch, p, seg, off, dst, len);
     if (!nbi)
-        ofi_wait(ch, ch->rcntr, ch->r_issued, "get", p->pe);
+        ofi_wait(ch, true, "get", p->pe);
     ofi_leave(ch);
 }
 
@@ -160,9 +157,9 @@ static void strided(bool put, struct backend_chan *ch, struct backend_peer *p, i
     for (size_t i = 0; i < nelems; i++, off += (size_t)rstride, local += lstride)
         must_wait |= transfer(put, ch, p, seg, off, local, elem);
     if (put && must_wait)
-        ofi_wait(ch, ch->wcntr, ch->w_issued, "iput", p->pe);
+        ofi_wait(ch, false, "iput", p->pe);
     if (!put)
-        ofi_wait(ch, ch->rcntr, ch->r_issued, "iget", p->pe);
+        ofi_wait(ch, true, "iget", p->pe);
     ofi_leave(ch);
 }
 
@@ -218,9 +215,9 @@ static uint64_t post_amo(struct backend_chan *ch, struct backend_peer *p, int se
     case FORM_PLAIN:
         flags |= size <= ofi.inject_size ? FI_INJECT : 0;
         OFI_POST(ch, fi_atomicmsg(ch->ep, &msg, flags), "atomic", p->pe);
-        ch->w_issued++;
+        ofi_issued(ch, false);
         if (!(flags & FI_INJECT))
-            ofi_wait(ch, ch->wcntr, ch->w_issued, "atomic", p->pe);
+            ofi_wait(ch, false, "atomic", p->pe);
         return 0;
     case FORM_FETCH:
         reads_after_writes(ch, p->pe);
@@ -233,8 +230,8 @@ static uint64_t post_amo(struct backend_chan *ch, struct backend_peer *p, int se
                  "compare-and-swap", p->pe);
         break;
     }
-    ch->r_issued++;
-    ofi_wait(ch, ch->rcntr, ch->r_issued, "atomic", p->pe);
+    ofi_issued(ch, true);
+    ofi_wait(ch, true, "atomic", p->pe);
     return size == 4 ? w[2].u32 : w[2].u64;
 }
 
@@ -341,9 +338,9 @@ static uint64_t order_writes(struct backend_chan *ch)
     case OFI_FENCE_ORDERED:
         return 0;
     case OFI_FENCE_FLAG:
-        return ch->w_issued ? FI_FENCE : 0;
+        return ch->w_done < ch->w_issued ? FI_FENCE : 0;
     case OFI_FENCE_WAIT:
-        ofi_wait(ch, ch->wcntr, ch->w_issued, "fence", -1);
+        ofi_wait(ch, false, "fence", -1);
         return 0;
     }
     return 0;
@@ -370,8 +367,8 @@ void ofi_fence(struct backend_chan *ch)
 void ofi_quiet(struct backend_chan *ch)
 {
     ofi_enter(ch);
-    ofi_wait(ch, ch->wcntr, ch->w_issued, "quiet", -1);
-    ofi_wait(ch, ch->rcntr, ch->r_issued, "quiet", -1);
+    ofi_wait(ch, false, "quiet", -1);
+    ofi_wait(ch, true, "quiet", -1);
     ch->fence_next = false;
     ofi_leave(ch);
 }

@@ -63,17 +63,28 @@ unsigned ofi_chan_poll(struct backend_chan *ch)
 #define OFI_WAIT_TARGET_EVERY 4
 #define OFI_WAIT_ERRORS_EVERY 16
 
-void ofi_wait(struct backend_chan *ch, bool reads, const char *what, int pe)
+/* Reads KIND's counter of CH (a round of progress) and records the count. */
+static uint64_t read_count(struct backend_chan *ch, int kind)
 {
-    struct fid_cntr *cntr = reads ? ch->rcntr : ch->wcntr;
-    uint64_t *done = reads ? &ch->r_done : &ch->w_done;
-    uint64_t want = reads ? ch->r_issued : ch->w_issued;
+    uint64_t n = fi_cntr_read(kind == OFI_READS ? ch->rcntr : ch->wcntr);
+    _Atomic uint64_t *seen = &ch->count[kind].seen;
+    uint64_t old = ofi_load(seen);
+    while (old < n && !atomic_compare_exchange_weak_explicit(seen, &old, n, memory_order_relaxed,
+                                                             memory_order_relaxed))
+        ;
+    return n;
+}
+
+void ofi_wait(struct backend_chan *ch, int kind, const char *what, int pe)
+{
+    uint64_t want = ofi_load(&ch->count[kind].issued);
     uint32_t idle = 0, polls = 0;
-    while (*done < want) {
-        if ((*done = fi_cntr_read(cntr)) >= want)
-            break;
+    if (ofi_load(&ch->count[kind].seen) >= want)
+        return;
+    while (read_count(ch, kind) < want) {
         polls++;
-        if (polls % OFI_WAIT_ERRORS_EVERY == 0 && fi_cntr_readerr(cntr) != 0)
+        if (polls % OFI_WAIT_ERRORS_EVERY == 0 &&
+            fi_cntr_readerr(kind == OFI_READS ? ch->rcntr : ch->wcntr) != 0)
             chan_error(ch, what, pe);
         /* A peer may wait for this PE's target (a reply, a connection);
          * where PEs outnumber cores each poll may be the last before a
@@ -83,8 +94,6 @@ void ofi_wait(struct backend_chan *ch, bool reads, const char *what, int pe)
             work = ofi_target_progress();
         oshm_spin_after(work, &idle);
     }
-    if (ch->w_done >= ch->w_issued && ch->r_done >= ch->r_issued)
-        atomic_store_explicit(&ch->busy, false, memory_order_relaxed);
 }
 
 int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **out)
@@ -186,9 +195,20 @@ unsigned ofi_progress(void)
     unsigned n = ofi_target_progress();
     if (pthread_mutex_trylock(&ofi.chans_lock) != 0)
         return n;
+    /* The domain is thread-safe (FI_THREAD_SAFE): any thread may read a
+     * channel's counters. */
     for (struct backend_chan *ch = ofi.chans; ch; ch = ch->next)
-        if (atomic_load_explicit(&ch->busy, memory_order_relaxed))
-            n += ofi_chan_poll(ch); /* the domain is thread-safe (FI_THREAD_SAFE) */
+        for (int kind = OFI_WRITES; kind <= OFI_READS; kind++)
+            if (ofi_in_flight(ch, kind)) {
+                uint64_t before = ofi_load(&ch->count[kind].seen);
+                n += read_count(ch, kind) > before;
+                /* A failed operation is reported, even to a program that
+                 * waits on memory rather than in quiet. */
+                if (ofi_in_flight(ch, kind) &&
+                    atomic_fetch_add_explicit(&ch->idle_looks, 1, memory_order_relaxed) %
+                            OFI_WAIT_ERRORS_EVERY == 0)
+                    ofi_chan_poll(ch);
+            }
     pthread_mutex_unlock(&ofi.chans_lock);
     return n;
 }

@@ -94,19 +94,29 @@ struct backend_peer {
     _Atomic uint32_t nranges[BACKEND_MAX_SEGS];
 };
 
+/* A channel's count of one kind of operation (OFI_WRITES: puts,
+ * non-fetching AMOs, signals; OFI_READS: gets, fetching AMOs): how many it
+ * posted (its user's thread writes it), and the most that any thread has
+ * seen its counter count. A counter read is a round of the provider's
+ * progress (a system call or more over tcp): a wait that finds SEEN level
+ * with ISSUED reads nothing, and ofi_progress moves along only channels
+ * with something in flight. SEEN only grows (seen_at_least), so a thread
+ * that saw an older count never hides an operation posted since. */
+enum { OFI_WRITES, OFI_READS };
+struct ofi_count {
+    _Atomic uint64_t issued;
+    _Atomic uint64_t seen;
+};
+
 struct backend_chan {
     struct fid_ep *ep;
     struct fid_cq *cq;      /* errors only (selective completion) */
     struct fid_cntr *wcntr; /* writes and non-fetching atomics */
     struct fid_cntr *rcntr; /* reads and fetching atomics */
-    uint64_t w_issued, r_issued;
-    /* What the counters said when last read: a wait that finds them level
-     * with what was issued reads nothing (a counter read is a round of the
-     * provider's progress, a system call or more over tcp). */
-    uint64_t w_done, r_done;
-    /* Issued operations that no wait has seen complete yet: ofi_progress
-     * moves only such channels along. */
-    _Atomic bool busy;
+    /* Operations posted and completions seen, of writes and of reads (see
+     * ofi_count). */
+    struct ofi_count count[2];
+    _Atomic uint32_t idle_looks; /* ofi_progress's looks at it in vain */
     enum backend_chan_mode mode;
     bool locked;           /* SHARED: every entry takes LOCK */
     pthread_mutex_t lock;  /* recursive */
@@ -165,9 +175,10 @@ int ofi_mr_ready(struct fid_mr *mr, struct fid_ep *ep);
 int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **ch);
 void ofi_chan_close(struct backend_chan *ch);
 void ofi_chan_share(struct backend_chan *ch);
-/* Waits until every read (READS) or every write CH issued has completed,
- * progressing; a failed operation is fatal with the provider's reason. */
-void ofi_wait(struct backend_chan *ch, bool reads, const char *what, int pe);
+/* Waits until every operation of KIND (OFI_WRITES, OFI_READS) that CH
+ * posted has completed, progressing; a failed operation is fatal with the
+ * provider's reason. */
+void ofi_wait(struct backend_chan *ch, int kind, const char *what, int pe);
 /* One step of progress of CH's endpoint (and of the target endpoint). */
 unsigned ofi_chan_poll(struct backend_chan *ch);
 unsigned ofi_target_progress(void);
@@ -191,15 +202,22 @@ uint64_t ofi_amo(struct backend_chan *ch, struct backend_peer *p, int seg, size_
 void ofi_fence(struct backend_chan *ch);
 void ofi_quiet(struct backend_chan *ch);
 
-/* Counts an operation CH just posted (a write, or a read: gets and
- * fetching AMOs). */
-static inline void ofi_issued(struct backend_chan *ch, bool read)
+static inline uint64_t ofi_load(const _Atomic uint64_t *v)
 {
-    if (read)
-        ch->r_issued++;
-    else
-        ch->w_issued++;
-    atomic_store_explicit(&ch->busy, true, memory_order_relaxed);
+    return atomic_load_explicit(v, memory_order_relaxed);
+}
+
+/* Counts an operation CH just posted. */
+static inline void ofi_issued(struct backend_chan *ch, int kind)
+{
+    _Atomic uint64_t *n = &ch->count[kind].issued;
+    atomic_store_explicit(n, ofi_load(n) + 1, memory_order_relaxed); /* one writer at a time */
+}
+
+/* Whether operations of KIND that CH posted may still be in flight. */
+static inline bool ofi_in_flight(const struct backend_chan *ch, int kind)
+{
+    return ofi_load(&ch->count[kind].seen) < ofi_load(&ch->count[kind].issued);
 }
 
 static inline void ofi_enter(struct backend_chan *ch)

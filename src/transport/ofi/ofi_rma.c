@@ -59,8 +59,8 @@ static inline uint64_t next_flags(struct backend_chan *ch)
  * and atomics after atomics only), the writes complete first. */
 static inline void reads_after_writes(struct backend_chan *ch, int pe)
 {
-    if (!ofi.raw_ordered && ch->w_done < ch->w_issued)
-        ofi_wait(ch, false, "a read after writes", pe);
+    if (!ofi.raw_ordered)
+        ofi_wait(ch, OFI_WRITES, "a read after writes", pe);
 }
 
 /* FI_MR_LOCAL: a registration of a local buffer for one operation (closed
@@ -107,17 +107,17 @@ static bool transfer(bool put, struct backend_chan *ch, struct backend_peer *p, 
             else
                 must_wait = true;
             OFI_POST(ch, fi_writemsg(ch->ep, &msg, flags), what, p->pe);
-            ofi_issued(ch, false);
+            ofi_issued(ch, OFI_WRITES);
         } else {
             OFI_POST(ch, fi_readmsg(ch->ep, &msg, flags), what, p->pe);
-            ofi_issued(ch, true);
+            ofi_issued(ch, OFI_READS);
         }
         len -= n;
         off += n;
         at += n;
     }
     if (mr) { /* the registration lives until the data moved */
-        ofi_wait(ch, !put, what, p->pe);
+        ofi_wait(ch, put ? OFI_WRITES : OFI_READS, what, p->pe);
         fi_close(&mr->fid);
     }
     return must_wait;
@@ -129,7 +129,7 @@ void ofi_put(struct backend_chan *ch, struct backend_peer *p, int seg, size_t of
     ofi_enter(ch);
     /* A blocking put returns when the source may be reused. */
     if (transfer(true, ch, p, seg, off, (char *)src, len) && !nbi)
-        ofi_wait(ch, false, "put", p->pe);
+        ofi_wait(ch, OFI_WRITES, "put", p->pe);
     ofi_leave(ch);
 }
 
@@ -140,7 +140,7 @@ void ofi_get(struct backend_chan *ch, struct backend_peer *p, int seg, size_t of
     reads_after_writes(ch, p->pe);
     transfer(false, ch, p, seg, off, dst, len);
     if (!nbi)
-        ofi_wait(ch, true, "get", p->pe);
+        ofi_wait(ch, OFI_READS, "get", p->pe);
     ofi_leave(ch);
 }
 
@@ -157,9 +157,9 @@ static void strided(bool put, struct backend_chan *ch, struct backend_peer *p, i
     for (size_t i = 0; i < nelems; i++, off += (size_t)rstride, local += lstride)
         must_wait |= transfer(put, ch, p, seg, off, local, elem);
     if (put && must_wait)
-        ofi_wait(ch, false, "iput", p->pe);
+        ofi_wait(ch, OFI_WRITES, "iput", p->pe);
     if (!put)
-        ofi_wait(ch, true, "iget", p->pe);
+        ofi_wait(ch, OFI_READS, "iget", p->pe);
     ofi_leave(ch);
 }
 
@@ -215,9 +215,9 @@ static uint64_t post_amo(struct backend_chan *ch, struct backend_peer *p, int se
     case FORM_PLAIN:
         flags |= size <= ofi.inject_size ? FI_INJECT : 0;
         OFI_POST(ch, fi_atomicmsg(ch->ep, &msg, flags), "atomic", p->pe);
-        ofi_issued(ch, false);
+        ofi_issued(ch, OFI_WRITES);
         if (!(flags & FI_INJECT))
-            ofi_wait(ch, false, "atomic", p->pe);
+            ofi_wait(ch, OFI_WRITES, "atomic", p->pe);
         return 0;
     case FORM_FETCH:
         reads_after_writes(ch, p->pe);
@@ -230,8 +230,8 @@ static uint64_t post_amo(struct backend_chan *ch, struct backend_peer *p, int se
                  "compare-and-swap", p->pe);
         break;
     }
-    ofi_issued(ch, true);
-    ofi_wait(ch, true, "atomic", p->pe);
+    ofi_issued(ch, OFI_READS);
+    ofi_wait(ch, OFI_READS, "atomic", p->pe);
     return size == 4 ? w[2].u32 : w[2].u64;
 }
 
@@ -338,9 +338,9 @@ static uint64_t order_writes(struct backend_chan *ch)
     case OFI_FENCE_ORDERED:
         return 0;
     case OFI_FENCE_FLAG:
-        return ch->w_done < ch->w_issued ? FI_FENCE : 0;
+        return ofi_in_flight(ch, OFI_WRITES) ? FI_FENCE : 0;
     case OFI_FENCE_WAIT:
-        ofi_wait(ch, false, "fence", -1);
+        ofi_wait(ch, OFI_WRITES, "fence", -1);
         return 0;
     }
     return 0;
@@ -367,8 +367,8 @@ void ofi_fence(struct backend_chan *ch)
 void ofi_quiet(struct backend_chan *ch)
 {
     ofi_enter(ch);
-    ofi_wait(ch, false, "quiet", -1);
-    ofi_wait(ch, true, "quiet", -1);
+    ofi_wait(ch, OFI_WRITES, "quiet", -1);
+    ofi_wait(ch, OFI_READS, "quiet", -1);
     ch->fence_next = false;
     ofi_leave(ch);
 }

@@ -4,6 +4,12 @@
 # RMA and within atomics) and the sockets one (automatic progress, FI_FENCE,
 # strict order), at 2 and 4 PEs, and as split nodes (two PEs a node: shared
 # memory inside, libfabric between).
+# SHMEM_TRANSPORT=auto's choice between UCX and libfabric (a pure function,
+# built with or without either library).
+if(TARGET oshm_unit_tests)
+  target_sources(oshm_unit_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_choose.cpp)
+endif()
+
 if(NOT OSHM_HAVE_OFI)
   return()
 endif()

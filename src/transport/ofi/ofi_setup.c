@@ -468,6 +468,36 @@ static const char *ofi_describe(struct backend_peer *p)
     return ofi.prov ? ofi.prov : "libfabric";
 }
 
+/* The providers libfabric offers for what the library needs, each once. */
+static int ofi_networks(const char **names, bool *on_device, int max)
+{
+    static char prov[16][64];
+    struct fi_info *h, *info = NULL;
+    if (ofi_dl_open() != 0 || !(h = hints()))
+        return 0;
+    int rc = fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, h, &info);
+    fi_freeinfo(h);
+    int n = 0;
+    for (struct fi_info *i = rc == 0 ? info : NULL; i && n < max && n < 16; i = i->next) {
+        const char *name = i->fabric_attr->prov_name;
+        bool dev = i->nic && i->nic->bus_attr && i->nic->bus_attr->bus_type == FI_BUS_PCI;
+        int k = 0;
+        while (k < n && strcmp(prov[k], name) != 0)
+            k++;
+        if (k < n) {
+            on_device[k] |= dev;
+            continue;
+        }
+        snprintf(prov[n], sizeof prov[n], "%s", name);
+        names[n] = prov[n];
+        on_device[n] = dev;
+        n++;
+    }
+    if (info)
+        fi_freeinfo(info);
+    return n;
+}
+
 const struct backend_ops ofi_backend = {
     .name = "ofi",
     .open = ofi_open,
@@ -491,4 +521,5 @@ const struct backend_ops ofi_backend = {
     .quiet = ofi_quiet,
     .progress = ofi_progress,
     .describe = ofi_describe,
+    .networks = ofi_networks,
 };

@@ -293,6 +293,46 @@ int ucx_registrations(int seg, struct ucx_registration *out, int max)
     return n;
 }
 
+/* The transports of UCX's resources ("#  resource 2 : md 1 dev 2 flags --
+ * tcp/eth0" in ucp_context_print_info), each once. */
+static int ucx_networks(const char **names, bool *on_device, int max)
+{
+    static char tl[16][32];
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f || !ucx.context) {
+        if (f)
+            fclose(f);
+        free(text);
+        return 0;
+    }
+    ucp_context_print_info(ucx.context, f);
+    fclose(f);
+    int n = 0;
+    for (char *line = strtok(text, "\n"); line && n < max && n < 16; line = strtok(NULL, "\n")) {
+        char *at = strstr(line, " -- ");
+        if (!strstr(line, "resource") || !at)
+            continue;
+        at += 4;
+        size_t l = strcspn(at, "/ ");
+        if (l == 0 || l >= sizeof tl[0])
+            continue;
+        bool seen = false;
+        for (int i = 0; i < n; i++)
+            seen |= strncmp(tl[i], at, l) == 0 && tl[i][l] == 0;
+        if (seen)
+            continue;
+        memcpy(tl[n], at, l);
+        tl[n][l] = 0;
+        names[n] = tl[n];
+        on_device[n] = false;
+        n++;
+    }
+    free(text);
+    return n;
+}
+
 const struct backend_ops ucx_backend = {
     .name = "ucx",
     .open = ucx_open,
@@ -317,4 +357,5 @@ const struct backend_ops ucx_backend = {
     .quiet_pe = ucx_quiet_pe,
     .progress = ucx_progress,
     .describe = ucx_describe,
+    .networks = ucx_networks,
 };

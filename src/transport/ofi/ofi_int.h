@@ -140,6 +140,7 @@ struct ofi_state {
     size_t addr_len;
     const char *prov;   /* the provider's name, for messages */
     uint64_t mr_mode;
+    uint64_t forced;    /* FI_MR_* bits imposed by SHMEM_OFI_FORCE */
     uint64_t op_flags;  /* FI_DELIVERY_COMPLETE where the provider has it */
     size_t inject_size;
     size_t max_msg;
@@ -167,6 +168,11 @@ extern struct ofi_state ofi;
 
 /* A provider's error: names the provider, the routine and the PE. */
 _Noreturn void ofi_failed(const char *what, int pe, int err);
+/* FI_MR_LOCAL: the descriptor of this PE's own registration that holds
+ * [BUF, BUF + LEN) (the symmetric heap and data are registered already);
+ * NULL when none does or when it cannot serve (FI_MR_ENDPOINT binds it to
+ * the target endpoint only). */
+void *ofi_heap_desc(const void *buf, size_t len);
 /* Binds MR to the endpoint when the provider wants it (FI_MR_ENDPOINT) and
  * enables it; closes MR and returns the error otherwise. */
 int ofi_mr_ready(struct fid_mr *mr, struct fid_ep *ep);

@@ -64,10 +64,13 @@ static inline void reads_after_writes(struct backend_chan *ch, int pe)
 }
 
 /* FI_MR_LOCAL: a registration of a local buffer for one operation (closed
- * once it completed); NULL otherwise. */
-static struct fid_mr *local_mr(struct backend_chan *ch, const void *buf, size_t len, int pe)
+ * once it completed); NULL otherwise, or when *DESC is the registration of
+ * the symmetric memory that holds the buffer. */
+static struct fid_mr *local_mr(struct backend_chan *ch, const void *buf, size_t len, int pe,
+                               void **desc)
 {
-    if (!(ofi.mr_mode & FI_MR_LOCAL))
+    *desc = NULL;
+    if (!(ofi.mr_mode & FI_MR_LOCAL) || (*desc = ofi_heap_desc(buf, len)) != NULL)
         return NULL;
     struct fid_mr *mr;
     uint64_t key = atomic_fetch_add(&ofi.next_key, 1);
@@ -76,6 +79,7 @@ static struct fid_mr *local_mr(struct backend_chan *ch, const void *buf, size_t 
         rc = ofi_mr_ready(mr, ch->ep);
     if (rc != 0)
         ofi_failed("registering a local buffer", pe, rc);
+    *desc = fi_mr_desc(mr);
     return mr;
 }
 
@@ -85,8 +89,8 @@ static struct fid_mr *local_mr(struct backend_chan *ch, const void *buf, size_t 
 static bool transfer(bool put, struct backend_chan *ch, struct backend_peer *p, int seg,
                      size_t off, char *local, size_t len)
 {
-    struct fid_mr *mr = local_mr(ch, local, len, p->pe);
-    void *desc = mr ? fi_mr_desc(mr) : NULL;
+    void *desc;
+    struct fid_mr *mr = local_mr(ch, local, len, p->pe, &desc);
     bool must_wait = mr != NULL;
     const char *what = put ? "put" : "get";
     char *at = local;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/env.h"
 #include "util/log.h"
@@ -47,6 +48,11 @@ int ofi_mr_ready(struct fid_mr *mr, struct fid_ep *ep)
     int rc = fi_mr_bind(mr, &ep->fid, 0);
     if (rc == 0)
         rc = fi_mr_enable(mr);
+    /* Imposed by SHMEM_OFI_FORCE on a provider without bindings: the path
+     * ran, the provider refuses a binding it does not need. */
+    if ((rc == -FI_ENOSYS || rc == -FI_EOPNOTSUPP || rc == -FI_EINVAL) &&
+        (ofi.forced & FI_MR_ENDPOINT))
+        rc = 0;
     if (rc != 0)
         fi_close(&mr->fid);
     return rc;
@@ -73,8 +79,12 @@ static int register_range(int seg, size_t start, size_t end)
     if (ofi.mr_mode & FI_MR_LOCAL)
         access |= FI_READ | FI_WRITE;
     void *addr = (void *)(s->base + start);
-    /* Keys this PE picks are unique in its domain: one per range. */
+    /* Keys this PE picks are unique in its domain: one per range. Where the
+     * provider is taken to pick them (SHMEM_OFI_FORCE=prov_key), they are
+     * ones no peer could guess, so only the published key can work. */
     uint64_t want = (uint64_t)seg * OFI_MAX_RANGES + n + 1;
+    if (ofi.forced & FI_MR_PROV_KEY)
+        want |= (uint64_t)getpid() << 10;
     int rc = fi_mr_reg(ofi.domain, addr, end - start, access, 0, want, 0, &r->mr, NULL);
     if (rc == 0)
         rc = ofi_mr_ready(r->mr, ofi.target);
@@ -100,6 +110,22 @@ static int register_range(int seg, size_t start, size_t end)
     ofi.nranges[seg] = n + 1;
     oshm_debug("libfabric: registered [%p, +%zu) of segment %d", addr, end - start, seg);
     return 0;
+}
+
+void *ofi_heap_desc(const void *buf, size_t len)
+{
+    if (!(ofi.mr_mode & FI_MR_LOCAL) || (ofi.mr_mode & FI_MR_ENDPOINT))
+        return NULL; /* not needed; or bound to the target endpoint only */
+    uintptr_t a = (uintptr_t)buf;
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++) {
+        uintptr_t base = ofi.seg[s].base;
+        for (uint32_t i = 0; i < ofi.nranges[s]; i++) {
+            const struct ofi_range *r = &ofi.range[s][i];
+            if (a >= base + r->start && a - (base + r->start) + len <= r->end - r->start)
+                return fi_mr_desc(r->mr);
+        }
+    }
+    return NULL;
 }
 
 /* What the program may ask of the provider, and which provider. */
@@ -193,6 +219,41 @@ static void print_choice(void)
     fflush(stdout);
 }
 
+/* SHMEM_OFI_FORCE: the FI_MR_* bits and the lack of ordering that tests
+ * impose on a provider that needs none of them (tcp, sockets), so that the
+ * paths real fabrics take run, and must give right values, on any machine.
+ * FI_MR_VIRT_ADDR cannot be imposed: a provider that takes offsets would
+ * read virtual addresses as offsets. */
+static int apply_forced(void)
+{
+    ofi.forced = 0;
+    const char *list = oshm_env.ofi_force;
+    if (!list || !*list)
+        return 0;
+    char words[128];
+    snprintf(words, sizeof words, "%s", list);
+    for (char *save, *w = strtok_r(words, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+        bool all = strcmp(w, "all") == 0;
+        if (all || strcmp(w, "local") == 0)
+            ofi.forced |= FI_MR_LOCAL;
+        if (all || strcmp(w, "prov_key") == 0)
+            ofi.forced |= FI_MR_PROV_KEY;
+        if (all || strcmp(w, "endpoint") == 0)
+            ofi.forced |= FI_MR_ENDPOINT;
+        if (all || strcmp(w, "nofence") == 0) {
+            ofi.fence = OFI_FENCE_WAIT;
+            ofi.raw_ordered = false;
+        } else if (!all && strcmp(w, "local") != 0 && strcmp(w, "prov_key") != 0 &&
+                   strcmp(w, "endpoint") != 0) {
+            oshm_warn("SHMEM_OFI_FORCE: unknown word '%s' (local, prov_key, endpoint, nofence, "
+                      "all)", w);
+            return -1;
+        }
+    }
+    ofi.mr_mode |= ofi.forced;
+    return 0;
+}
+
 static int ofi_open(const struct backend_config *cfg)
 {
     ofi.my_pe = cfg->my_pe;
@@ -226,6 +287,8 @@ static int ofi_open(const struct backend_config *cfg)
     ofi.fence = fence_mode(ofi.info);
     ofi.raw_ordered = (ofi.info->tx_attr->msg_order & FI_ORDER_RAW) &&
                       ofi.info->ep_attr->max_order_raw_size >= ((size_t)1 << 40);
+    if (apply_forced() != 0)
+        goto fail_quietly;
     /* Manual progress was asked for; a provider that keeps automatic
      * progress anyway still gets its target polled (cheap). */
     ofi.thread_on = cfg->progress_thread;

@@ -35,7 +35,7 @@ static _Noreturn void chan_error(struct backend_chan *ch, const char *what, int 
 
 unsigned ofi_target_progress(void)
 {
-    atomic_fetch_add_explicit(&ofi.app_polls, 1, memory_order_relaxed);
+    progress_thread_app_polled(&ofi.thread);
     if (pthread_mutex_trylock(&ofi.target_lock) != 0)
         return 0;
     struct fi_cq_entry ent[4];
@@ -213,25 +213,11 @@ unsigned ofi_progress(void)
     return n;
 }
 
-/* ---- the progress thread ----
- * While the program waits in the library it polls the target itself (and
- * counts that in app_polls); the thread only looks every OFI_THREAD_WATCH_NS
- * whether it still does. Once the program has stopped polling for a whole
- * period (it computes), the thread polls the target, lingering a little
- * after each message and sleeping OFI_THREAD_NAP_NS between polls when
- * there is none, until the program is back. */
-#define OFI_THREAD_WATCH_NS 200000
-#define OFI_THREAD_LINGER_NS 20000
+/* ---- the progress thread (transport/progress_thread.h) ---- */
+
+/* Between bursts: libfabric offers the thread nothing to sleep in that
+ * every provider has. */
 #define OFI_THREAD_NAP_NS 50000
-
-static uint64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
-static bool stopping(void) { return atomic_load_explicit(&ofi.thread_stop, memory_order_acquire); }
 
 static unsigned thread_poll(void)
 {
@@ -242,43 +228,17 @@ static unsigned thread_poll(void)
     return n > 0 ? (unsigned)n : 0;
 }
 
-static void *progress_main(void *arg)
+static void thread_nap(void)
 {
-    (void)arg;
-    uint64_t seen = atomic_load_explicit(&ofi.app_polls, memory_order_relaxed);
-    while (!stopping()) {
-        struct timespec watch = {0, OFI_THREAD_WATCH_NS};
-        nanosleep(&watch, NULL);
-        uint64_t now = atomic_load_explicit(&ofi.app_polls, memory_order_relaxed);
-        if (now != seen) {
-            seen = now;
-            continue;
-        }
-        while (!stopping()) {
-            for (uint64_t last = now_ns();;) {
-                if (thread_poll())
-                    last = now_ns();
-                else if (ofi.oversubscribed || now_ns() - last > OFI_THREAD_LINGER_NS)
-                    break;
-            }
-            struct timespec nap = {0, OFI_THREAD_NAP_NS};
-            nanosleep(&nap, NULL);
-            now = atomic_load_explicit(&ofi.app_polls, memory_order_relaxed);
-            if (now != seen) {
-                seen = now;
-                break;
-            }
-        }
-    }
-    return NULL;
+    struct timespec nap = {0, OFI_THREAD_NAP_NS};
+    nanosleep(&nap, NULL);
 }
 
 int ofi_thread_start(void)
 {
-    atomic_store(&ofi.thread_stop, false);
-    int rc = pthread_create(&ofi.thread, NULL, progress_main, NULL);
-    if (rc != 0) {
-        oshm_warn("cannot start the libfabric progress thread: %s", strerror(rc));
+    ofi.thread = (struct progress_thread){.poll = thread_poll, .sleep = thread_nap,
+                                          .oversubscribed = ofi.oversubscribed};
+    if (progress_thread_start(&ofi.thread, "libfabric") != 0) {
         ofi.thread_on = false;
         return -1;
     }
@@ -289,7 +249,6 @@ void ofi_thread_stop(void)
 {
     if (!ofi.thread_on)
         return;
-    atomic_store_explicit(&ofi.thread_stop, true, memory_order_release);
-    pthread_join(ofi.thread, NULL);
+    progress_thread_stop(&ofi.thread);
     ofi.thread_on = false;
 }

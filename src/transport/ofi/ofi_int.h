@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "transport/backend.h"
+#include "transport/progress_thread.h"
 
 /* libfabric's exported entry points, loaded at run time (ofi_dl.c). The
  * names below make the backend's calls go through the table. */
@@ -159,9 +160,7 @@ struct ofi_state {
     pthread_mutex_t chans_lock;
     struct backend_chan *chans;
     bool thread_on;
-    pthread_t thread;
-    _Atomic bool thread_stop;
-    _Atomic uint64_t app_polls;
+    struct progress_thread thread;
 };
 
 extern struct ofi_state ofi;

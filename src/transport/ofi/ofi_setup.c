@@ -24,6 +24,7 @@
 #include "util/env.h"
 #include "util/log.h"
 #include "fabric/fabric.h"
+#include "fabric/fabric_ranges.h"
 #include "transport/ofi/ofi_int.h"
 
 struct ofi_state ofi = {.target_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -346,9 +347,9 @@ static int pack_ranges(struct fabric_card *card, const uint32_t *first,
             const struct ofi_range *r = &ofi.range[s][i];
             uint8_t *k = keys[card->ntokens];
             size_t klen = pack_key(r, k);
-            card->token[card->ntokens++] = (struct fabric_token){
-                .seg = (uint32_t)s, .base = ofi.seg[s].base + r->start, .size = r->end - r->start,
-                .key = k, .key_len = (uint32_t)klen};
+            if (fabric_card_add_range(card, (uint32_t)s, ofi.seg[s].base, r->start, r->end, k,
+                                      (uint32_t)klen) != 0)
+                return -1;
         }
     return 0;
 }
@@ -360,8 +361,7 @@ static int ofi_card(const pid_t *pids, int npids, void **blob, size_t *len)
     struct fabric_card card = {.addr = ofi.addr, .addr_len = (uint32_t)ofi.addr_len};
     for (int s = 0; s < BACKEND_MAX_SEGS; s++)
         if (ofi.seg[s].size)
-            card.token[card.ntokens++] = (struct fabric_token){
-                .seg = (uint32_t)s, .base = ofi.seg[s].base, .size = ofi.seg[s].size};
+            fabric_card_add_segment(&card, (uint32_t)s, ofi.seg[s].base, ofi.seg[s].size);
     uint32_t all[BACKEND_MAX_SEGS] = {0};
     if (pack_ranges(&card, all, keys) != 0)
         return -1;
@@ -392,35 +392,38 @@ static int unpack_key(const struct fabric_token *t, struct ofi_rrange *r)
     return 0;
 }
 
+static uint32_t peer_count(void *peer, int seg, size_t *end)
+{
+    struct backend_peer *p = peer;
+    uint32_t n = atomic_load_explicit(&p->nranges[seg], memory_order_relaxed);
+    *end = n ? p->range[seg][n - 1].end : 0;
+    return n;
+}
+
+/* Keeps a peer's range with its key, mapped where keys are raw. */
+static int peer_add(void *peer, int seg, uint32_t n, size_t start, size_t end,
+                    const struct fabric_token *t)
+{
+    struct backend_peer *p = peer;
+    if (!p->range[seg] && !(p->range[seg] = calloc(OFI_MAX_RANGES, sizeof *p->range[seg])))
+        return -1;
+    struct ofi_rrange *r = &p->range[seg][n];
+    if (unpack_key(t, r) != 0)
+        return -1;
+    r->start = start;
+    r->end = end;
+    r->addr0 = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? t->base : 0;
+    atomic_store_explicit(&p->nranges[seg], n + 1, memory_order_release);
+    return 0;
+}
+
 static int add_ranges(struct backend_peer *p, const struct fabric_card *card)
 {
-    for (uint32_t i = 0; i < card->ntokens; i++) {
-        const struct fabric_token *t = &card->token[i];
-        if (t->seg >= BACKEND_MAX_SEGS)
-            return -1;
-        int s = (int)t->seg;
-        if (!t->key_len) {
-            p->base[s] = t->base;
-            p->size[s] = t->size;
-            continue;
-        }
-        uint32_t n = atomic_load_explicit(&p->nranges[s], memory_order_relaxed);
-        size_t start = (size_t)(t->base - p->base[s]);
-        size_t expect = n ? p->range[s][n - 1].end : 0;
-        if (n == OFI_MAX_RANGES || t->base < p->base[s] || start != expect ||
-            t->size > p->size[s] - start)
-            return -1;
-        if (!p->range[s] && !(p->range[s] = calloc(OFI_MAX_RANGES, sizeof *p->range[s])))
-            return -1;
-        struct ofi_rrange *r = &p->range[s][n];
-        if (unpack_key(t, r) != 0)
-            return -1;
-        r->start = start;
-        r->end = start + t->size;
-        r->addr0 = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? t->base : 0;
-        atomic_store_explicit(&p->nranges[s], n + 1, memory_order_release);
-    }
-    return 0;
+    const struct fabric_peer_ranges pr = {.peer = p, .base = p->base, .size = p->size,
+                                          .nsegs = BACKEND_MAX_SEGS,
+                                          .max_ranges = OFI_MAX_RANGES,
+                                          .count = peer_count, .add = peer_add};
+    return fabric_card_learn(card, &pr);
 }
 
 static int ofi_connect(int pe, const void *blob, size_t len, struct backend_peer **out)

@@ -4,6 +4,12 @@
 # RMA and within atomics) and the sockets one (automatic progress, FI_FENCE,
 # strict order), at 2 and 4 PEs, and as split nodes (two PEs a node: shared
 # memory inside, libfabric between).
+# SHMEM_TRANSPORT=auto's choice between UCX and libfabric (a pure function,
+# built with or without either library).
+if(TARGET oshm_unit_tests)
+  target_sources(oshm_unit_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_choose.cpp)
+endif()
+
 if(NOT OSHM_HAVE_OFI)
   return()
 endif()
@@ -57,6 +63,38 @@ foreach(prov ${ofi_providers})
     LABELS "pe;progress;ofi"
     ENVIRONMENT "FI_PROVIDER=${prov};SHMEM_TRANSPORT=ofi;SHMEM_PROGRESS_THREAD=1")
 endforeach()
+
+# The paths of fabrics that need registered local buffers, keys of the
+# provider's choosing and registrations bound to endpoints, and that lack
+# FI_FENCE and ordering (SHMEM_OFI_FORCE imposes them on tcp and sockets,
+# which need none): the values must come out right all the same.
+foreach(prov ${ofi_providers})
+  set(env "FI_PROVIDER=${prov};SHMEM_TRANSPORT=ofi;SHMEM_OFI_FORCE=all")
+  foreach(p rma:64M heapgrow:256M ring:64M)
+    string(REPLACE ":" ";" p "${p}")
+    list(GET p 1 heap)
+    list(GET p 0 p)
+    add_test(NAME pe.${p}.ofi-forced-${prov}.np2 COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:${p}>)
+    set_tests_properties(pe.${p}.ofi-forced-${prov}.np2 PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}
+      LABELS "pe;ofi" ENVIRONMENT "${env};SHMEM_DEBUG=1;SHMEM_SYMMETRIC_SIZE=${heap}")
+  endforeach()
+  foreach(chapter amo signal p2p)
+    add_test(NAME vv.${chapter}.ofi-forced-${prov}.np2 COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:vv_${chapter}>)
+    set_tests_properties(vv.${chapter}.ofi-forced-${prov}.np2 PROPERTIES TIMEOUT 300
+      LABELS "verification;ofi" ENVIRONMENT "${env}")
+  endforeach()
+  foreach(c amo-fence-put put-fence-amo put-signal nbi-quiet ctx)
+    list(GET order_rounds_${c} 1 rounds)
+    math(EXPR rounds "${rounds} / 4")
+    add_test(NAME order.${c}.ofi-forced-${prov}.np2 COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:ordering> ${c} ${rounds})
+    set_tests_properties(order.${c}.ofi-forced-${prov}.np2 PROPERTIES TIMEOUT 300
+      LABELS "pe;ordering;ofi" ENVIRONMENT "${env}")
+  endforeach()
+endforeach()
+add_test(NAME ofi.force_unknown COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:setup>)
+set_tests_properties(ofi.force_unknown PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS "pe;ofi"
+  ENVIRONMENT "SHMEM_TRANSPORT=ofi;FI_PROVIDER=tcp;SHMEM_OFI_FORCE=local,bogus"
+  PASS_REGULAR_EXPRESSION "SHMEM_OFI_FORCE: unknown word 'bogus'")
 
 # A provider that does not exist: a clear error, not a hang or a crash.
 add_test(NAME ofi.no_provider COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:setup>)

@@ -16,6 +16,7 @@
 #include "util/spin.h"
 #include "fabric/fabric.h"
 #include "hcomm/hcomm_int.h"
+#include "transport/choose.h"
 
 struct hcomm_domain hcomm;
 
@@ -122,11 +123,65 @@ static bool network_only(void)
     return oshm_env.transport == OSHM_TRANSPORT_UCX || oshm_env.transport == OSHM_TRANSPORT_OFI;
 }
 
+static const struct backend_ops *network_backend(const struct hcomm_config *cfg, const char *name)
+{
+    for (const struct backend_ops *const *b = cfg->backends; *b; b++)
+        if (!((*b)->flags & BACKEND_LOCAL) && strcmp((*b)->name, name) == 0)
+            return *b;
+    return NULL;
+}
+
+/* SHMEM_TRANSPORT=auto with UCX and libfabric both built: UCX, unless it
+ * reaches other nodes through tcp at best while libfabric has a fabric
+ * (transport/choose.h). libfabric is asked only then: its start-up reads
+ * every provider's devices (a tenth of a second, more on a busy node).
+ * 1: decided (0 or -1 in *RC), 0: not this case. */
+static int open_auto(const struct hcomm_config *cfg, int *rc)
+{
+    const struct backend_ops *ucx = network_backend(cfg, "ucx");
+    const struct backend_ops *ofi = network_backend(cfg, "ofi");
+    if (!ucx || !ofi || !ucx->networks || !ofi->networks)
+        return 0;
+    if (open_backend(ucx, cfg) != 0) {
+        *rc = open_backend(ofi, cfg);
+        return 1;
+    }
+    const char *tls[16], *provs[16];
+    bool tl_dev[16], prov_dev[16];
+    int n_tls = ucx->networks(tls, tl_dev, 16);
+    int n_provs = 0;
+    bool fast = false;
+    for (int i = 0; i < n_tls; i++)
+        fast |= choose_ucx_tl_fast(tls[i]);
+    if (!fast)
+        n_provs = ofi->networks(provs, prov_dev, 16);
+    char why[160];
+    enum choose_pick pick = choose_network(tls, (size_t)n_tls, provs, prov_dev, (size_t)n_provs,
+                                           why, sizeof why);
+    oshm_debug("SHMEM_TRANSPORT=auto: %s (%s)", pick == CHOOSE_OFI ? "ofi" : "ucx", why);
+    if (oshm_env.info && hcomm.my_pe == 0)
+        printf("SHMEM_TRANSPORT=auto: network backend %s (%s)\n",
+               pick == CHOOSE_OFI ? "ofi" : "ucx", why);
+    *rc = 0;
+    if (pick == CHOOSE_UCX)
+        return 1;
+    hcomm.n_backends--;
+    ucx->close();
+    if (open_backend(ofi, cfg) == 0)
+        return 1;
+    oshm_warn("libfabric (%s) did not open: back to UCX", why);
+    *rc = open_backend(ucx, cfg);
+    return 1;
+}
+
 /* Opens the network backend SHMEM_TRANSPORT names, or else the first one
  * built in that opens (in the order of cfg->backends). */
 static int open_network(const struct hcomm_config *cfg, bool spans_nodes)
 {
     const char *want = network_only() ? oshm_transport_name(oshm_env.transport) : NULL;
+    int rc;
+    if (!want && open_auto(cfg, &rc))
+        return rc;
     bool built = false;
     for (const struct backend_ops *const *b = cfg->backends; *b; b++) {
         if (((*b)->flags & BACKEND_LOCAL) || (want && strcmp((*b)->name, want) != 0))

@@ -166,6 +166,14 @@ struct backend_ops {
     unsigned (*progress)(void);
     /* How the backend reaches PE, for diagnostics ("tcp", "posix", ...). */
     const char *(*describe)(struct backend_peer *p);
+
+    /* ---- SHMEM_TRANSPORT=auto between network backends ----
+     * What this backend would reach other nodes with: at most MAX names
+     * (UCX: the transports of its open context; libfabric: the providers it
+     * offers, asked without opening), each with ON_DEVICE (the provider
+     * reported a NIC on a bus). The names stay valid until the next call.
+     * Returns how many; NULL: never asked. */
+    int (*networks)(const char **names, bool *on_device, int max);
 };
 
 #endif

@@ -45,6 +45,9 @@
     X(SHMEM_OFI_PROVIDER, ofi_provider, STRING, USER, "", "", "", "transport/ofi",              \
       "the libfabric provider (e.g. tcp, verbs, cxi, efa); else FI_PROVIDER, else the first "   \
       "that offers RMA and atomics")                                                            \
+    X(SHMEM_OFI_FORCE, ofi_force, STRING, USER, "", "", "", "transport/ofi",                    \
+      "testing: act as if the libfabric provider required these (comma-separated): local, "    \
+      "prov_key, endpoint (FI_MR_*), nofence (no FI_FENCE, no ordering); all: every one")       \
     X(SHMEM_NODE_ID, node_id, STRING, USER, "", "", "", "hcomm",                                \
       "splits one host into nodes: PEs with different ids are on different nodes "              \
       "(%p: the PE number, %Kp: the PE number / K)")                                            \

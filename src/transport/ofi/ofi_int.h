@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "transport/backend.h"
+#include "transport/progress_thread.h"
 
 /* libfabric's exported entry points, loaded at run time (ofi_dl.c). The
  * names below make the backend's calls go through the table. */
@@ -94,12 +95,29 @@ struct backend_peer {
     _Atomic uint32_t nranges[BACKEND_MAX_SEGS];
 };
 
+/* A channel's count of one kind of operation (OFI_WRITES: puts,
+ * non-fetching AMOs, signals; OFI_READS: gets, fetching AMOs): how many it
+ * posted (its user's thread writes it), and the most that any thread has
+ * seen its counter count. A counter read is a round of the provider's
+ * progress (a system call or more over tcp): a wait that finds SEEN level
+ * with ISSUED reads nothing, and ofi_progress moves along only channels
+ * with something in flight. SEEN only grows (seen_at_least), so a thread
+ * that saw an older count never hides an operation posted since. */
+enum { OFI_WRITES, OFI_READS };
+struct ofi_count {
+    _Atomic uint64_t issued;
+    _Atomic uint64_t seen;
+};
+
 struct backend_chan {
     struct fid_ep *ep;
     struct fid_cq *cq;      /* errors only (selective completion) */
     struct fid_cntr *wcntr; /* writes and non-fetching atomics */
     struct fid_cntr *rcntr; /* reads and fetching atomics */
-    uint64_t w_issued, r_issued;
+    /* Operations posted and completions seen, of writes and of reads (see
+     * ofi_count). */
+    struct ofi_count count[2];
+    _Atomic uint32_t idle_looks; /* ofi_progress's looks at it in vain */
     enum backend_chan_mode mode;
     bool locked;           /* SHARED: every entry takes LOCK */
     pthread_mutex_t lock;  /* recursive */
@@ -123,6 +141,7 @@ struct ofi_state {
     size_t addr_len;
     const char *prov;   /* the provider's name, for messages */
     uint64_t mr_mode;
+    uint64_t forced;    /* FI_MR_* bits imposed by SHMEM_OFI_FORCE */
     uint64_t op_flags;  /* FI_DELIVERY_COMPLETE where the provider has it */
     size_t inject_size;
     size_t max_msg;
@@ -141,15 +160,18 @@ struct ofi_state {
     pthread_mutex_t chans_lock;
     struct backend_chan *chans;
     bool thread_on;
-    pthread_t thread;
-    _Atomic bool thread_stop;
-    _Atomic uint64_t app_polls;
+    struct progress_thread thread;
 };
 
 extern struct ofi_state ofi;
 
 /* A provider's error: names the provider, the routine and the PE. */
 _Noreturn void ofi_failed(const char *what, int pe, int err);
+/* FI_MR_LOCAL: the descriptor of this PE's own registration that holds
+ * [BUF, BUF + LEN) (the symmetric heap and data are registered already);
+ * NULL when none does or when it cannot serve (FI_MR_ENDPOINT binds it to
+ * the target endpoint only). */
+void *ofi_heap_desc(const void *buf, size_t len);
 /* Binds MR to the endpoint when the provider wants it (FI_MR_ENDPOINT) and
  * enables it; closes MR and returns the error otherwise. */
 int ofi_mr_ready(struct fid_mr *mr, struct fid_ep *ep);
@@ -158,10 +180,10 @@ int ofi_mr_ready(struct fid_mr *mr, struct fid_ep *ep);
 int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **ch);
 void ofi_chan_close(struct backend_chan *ch);
 void ofi_chan_share(struct backend_chan *ch);
-/* Waits until CNTR counts TARGET completions, progressing; a failed
- * operation is fatal with the provider's reason. */
-void ofi_wait(struct backend_chan *ch, struct fid_cntr *cntr, uint64_t target, const char *what,
-              int pe);
+/* Waits until every operation of KIND (OFI_WRITES, OFI_READS) that CH
+ * posted has completed, progressing; a failed operation is fatal with the
+ * provider's reason. */
+void ofi_wait(struct backend_chan *ch, int kind, const char *what, int pe);
 /* One step of progress of CH's endpoint (and of the target endpoint). */
 unsigned ofi_chan_poll(struct backend_chan *ch);
 unsigned ofi_target_progress(void);
@@ -184,6 +206,24 @@ uint64_t ofi_amo(struct backend_chan *ch, struct backend_peer *p, int seg, size_
                  enum backend_amo_op op, size_t size, uint64_t operand, uint64_t compare);
 void ofi_fence(struct backend_chan *ch);
 void ofi_quiet(struct backend_chan *ch);
+
+static inline uint64_t ofi_load(const _Atomic uint64_t *v)
+{
+    return atomic_load_explicit(v, memory_order_relaxed);
+}
+
+/* Counts an operation CH just posted. */
+static inline void ofi_issued(struct backend_chan *ch, int kind)
+{
+    _Atomic uint64_t *n = &ch->count[kind].issued;
+    atomic_store_explicit(n, ofi_load(n) + 1, memory_order_relaxed); /* one writer at a time */
+}
+
+/* Whether operations of KIND that CH posted may still be in flight. */
+static inline bool ofi_in_flight(const struct backend_chan *ch, int kind)
+{
+    return ofi_load(&ch->count[kind].seen) < ofi_load(&ch->count[kind].issued);
+}
 
 static inline void ofi_enter(struct backend_chan *ch)
 {

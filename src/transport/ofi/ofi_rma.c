@@ -59,15 +59,18 @@ static inline uint64_t next_flags(struct backend_chan *ch)
  * and atomics after atomics only), the writes complete first. */
 static inline void reads_after_writes(struct backend_chan *ch, int pe)
 {
-    if (!ofi.raw_ordered && fi_cntr_read(ch->wcntr) < ch->w_issued)
-        ofi_wait(ch, ch->wcntr, ch->w_issued, "a read after writes", pe);
+    if (!ofi.raw_ordered)
+        ofi_wait(ch, OFI_WRITES, "a read after writes", pe);
 }
 
 /* FI_MR_LOCAL: a registration of a local buffer for one operation (closed
- * once it completed); NULL otherwise. */
-static struct fid_mr *local_mr(struct backend_chan *ch, const void *buf, size_t len, int pe)
+ * once it completed); NULL otherwise, or when *DESC is the registration of
+ * the symmetric memory that holds the buffer. */
+static struct fid_mr *local_mr(struct backend_chan *ch, const void *buf, size_t len, int pe,
+                               void **desc)
 {
-    if (!(ofi.mr_mode & FI_MR_LOCAL))
+    *desc = NULL;
+    if (!(ofi.mr_mode & FI_MR_LOCAL) || (*desc = ofi_heap_desc(buf, len)) != NULL)
         return NULL;
     struct fid_mr *mr;
     uint64_t key = atomic_fetch_add(&ofi.next_key, 1);
@@ -76,6 +79,7 @@ static struct fid_mr *local_mr(struct backend_chan *ch, const void *buf, size_t 
         rc = ofi_mr_ready(mr, ch->ep);
     if (rc != 0)
         ofi_failed("registering a local buffer", pe, rc);
+    *desc = fi_mr_desc(mr);
     return mr;
 }
 
@@ -85,8 +89,8 @@ static struct fid_mr *local_mr(struct backend_chan *ch, const void *buf, size_t 
 static bool transfer(bool put, struct backend_chan *ch, struct backend_peer *p, int seg,
                      size_t off, char *local, size_t len)
 {
-    struct fid_mr *mr = local_mr(ch, local, len, p->pe);
-    void *desc = mr ? fi_mr_desc(mr) : NULL;
+    void *desc;
+    struct fid_mr *mr = local_mr(ch, local, len, p->pe, &desc);
     bool must_wait = mr != NULL;
     const char *what = put ? "put" : "get";
     char *at = local;
@@ -107,20 +111,17 @@ static bool transfer(bool put, struct backend_chan *ch, struct backend_peer *p, 
             else
                 must_wait = true;
             OFI_POST(ch, fi_writemsg(ch->ep, &msg, flags), what, p->pe);
-            ch->w_issued++;
+            ofi_issued(ch, OFI_WRITES);
         } else {
             OFI_POST(ch, fi_readmsg(ch->ep, &msg, flags), what, p->pe);
-            ch->r_issued++;
+            ofi_issued(ch, OFI_READS);
         }
         len -= n;
         off += n;
         at += n;
     }
     if (mr) { /* the registration lives until the data moved */
-        if (put)
-            ofi_wait(ch, ch->wcntr, ch->w_issued, what, p->pe);
-        else
-            ofi_wait(ch, ch->rcntr, ch->r_issued, what, p->pe);
+        ofi_wait(ch, put ? OFI_WRITES : OFI_READS, what, p->pe);
         fi_close(&mr->fid);
     }
     return must_wait;
@@ -132,7 +133,7 @@ void ofi_put(struct backend_chan *ch, struct backend_peer *p, int seg, size_t of
     ofi_enter(ch);
     /* A blocking put returns when the source may be reused. */
     if (transfer(true, ch, p, seg, off, (char *)src, len) && !nbi)
-        ofi_wait(ch, ch->wcntr, ch->w_issued, "put", p->pe);
+        ofi_wait(ch, OFI_WRITES, "put", p->pe);
     ofi_leave(ch);
 }
 
@@ -143,7 +144,7 @@ void ofi_get(struct backend_chan *ch, struct backend_peer *p, int seg, size_t of
     reads_after_writes(ch, p->pe);
     transfer(false, ch, p, seg, off, dst, len);
     if (!nbi)
-        ofi_wait(ch, ch->rcntr, ch->r_issued, "get", p->pe);
+        ofi_wait(ch, OFI_READS, "get", p->pe);
     ofi_leave(ch);
 }
 
@@ -160,9 +161,9 @@ static void strided(bool put, struct backend_chan *ch, struct backend_peer *p, i
     for (size_t i = 0; i < nelems; i++, off += (size_t)rstride, local += lstride)
         must_wait |= transfer(put, ch, p, seg, off, local, elem);
     if (put && must_wait)
-        ofi_wait(ch, ch->wcntr, ch->w_issued, "iput", p->pe);
+        ofi_wait(ch, OFI_WRITES, "iput", p->pe);
     if (!put)
-        ofi_wait(ch, ch->rcntr, ch->r_issued, "iget", p->pe);
+        ofi_wait(ch, OFI_READS, "iget", p->pe);
     ofi_leave(ch);
 }
 
@@ -218,9 +219,9 @@ static uint64_t post_amo(struct backend_chan *ch, struct backend_peer *p, int se
     case FORM_PLAIN:
         flags |= size <= ofi.inject_size ? FI_INJECT : 0;
         OFI_POST(ch, fi_atomicmsg(ch->ep, &msg, flags), "atomic", p->pe);
-        ch->w_issued++;
+        ofi_issued(ch, OFI_WRITES);
         if (!(flags & FI_INJECT))
-            ofi_wait(ch, ch->wcntr, ch->w_issued, "atomic", p->pe);
+            ofi_wait(ch, OFI_WRITES, "atomic", p->pe);
         return 0;
     case FORM_FETCH:
         reads_after_writes(ch, p->pe);
@@ -233,8 +234,8 @@ static uint64_t post_amo(struct backend_chan *ch, struct backend_peer *p, int se
                  "compare-and-swap", p->pe);
         break;
     }
-    ch->r_issued++;
-    ofi_wait(ch, ch->rcntr, ch->r_issued, "atomic", p->pe);
+    ofi_issued(ch, OFI_READS);
+    ofi_wait(ch, OFI_READS, "atomic", p->pe);
     return size == 4 ? w[2].u32 : w[2].u64;
 }
 
@@ -341,9 +342,9 @@ static uint64_t order_writes(struct backend_chan *ch)
     case OFI_FENCE_ORDERED:
         return 0;
     case OFI_FENCE_FLAG:
-        return ch->w_issued ? FI_FENCE : 0;
+        return ofi_in_flight(ch, OFI_WRITES) ? FI_FENCE : 0;
     case OFI_FENCE_WAIT:
-        ofi_wait(ch, ch->wcntr, ch->w_issued, "fence", -1);
+        ofi_wait(ch, OFI_WRITES, "fence", -1);
         return 0;
     }
     return 0;
@@ -370,8 +371,8 @@ void ofi_fence(struct backend_chan *ch)
 void ofi_quiet(struct backend_chan *ch)
 {
     ofi_enter(ch);
-    ofi_wait(ch, ch->wcntr, ch->w_issued, "quiet", -1);
-    ofi_wait(ch, ch->rcntr, ch->r_issued, "quiet", -1);
+    ofi_wait(ch, OFI_WRITES, "quiet", -1);
+    ofi_wait(ch, OFI_READS, "quiet", -1);
     ch->fence_next = false;
     ofi_leave(ch);
 }

@@ -19,10 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/env.h"
 #include "util/log.h"
 #include "fabric/fabric.h"
+#include "fabric/fabric_ranges.h"
 #include "transport/ofi/ofi_int.h"
 
 struct ofi_state ofi = {.target_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -47,6 +49,11 @@ int ofi_mr_ready(struct fid_mr *mr, struct fid_ep *ep)
     int rc = fi_mr_bind(mr, &ep->fid, 0);
     if (rc == 0)
         rc = fi_mr_enable(mr);
+    /* Imposed by SHMEM_OFI_FORCE on a provider without bindings: the path
+     * ran, the provider refuses a binding it does not need. */
+    if ((rc == -FI_ENOSYS || rc == -FI_EOPNOTSUPP || rc == -FI_EINVAL) &&
+        (ofi.forced & FI_MR_ENDPOINT))
+        rc = 0;
     if (rc != 0)
         fi_close(&mr->fid);
     return rc;
@@ -73,8 +80,12 @@ static int register_range(int seg, size_t start, size_t end)
     if (ofi.mr_mode & FI_MR_LOCAL)
         access |= FI_READ | FI_WRITE;
     void *addr = (void *)(s->base + start);
-    /* Keys this PE picks are unique in its domain: one per range. */
+    /* Keys this PE picks are unique in its domain: one per range. Where the
+     * provider is taken to pick them (SHMEM_OFI_FORCE=prov_key), they are
+     * ones no peer could guess, so only the published key can work. */
     uint64_t want = (uint64_t)seg * OFI_MAX_RANGES + n + 1;
+    if (ofi.forced & FI_MR_PROV_KEY)
+        want |= (uint64_t)getpid() << 10;
     int rc = fi_mr_reg(ofi.domain, addr, end - start, access, 0, want, 0, &r->mr, NULL);
     if (rc == 0)
         rc = ofi_mr_ready(r->mr, ofi.target);
@@ -100,6 +111,22 @@ static int register_range(int seg, size_t start, size_t end)
     ofi.nranges[seg] = n + 1;
     oshm_debug("libfabric: registered [%p, +%zu) of segment %d", addr, end - start, seg);
     return 0;
+}
+
+void *ofi_heap_desc(const void *buf, size_t len)
+{
+    if (!(ofi.mr_mode & FI_MR_LOCAL) || (ofi.mr_mode & FI_MR_ENDPOINT))
+        return NULL; /* not needed; or bound to the target endpoint only */
+    uintptr_t a = (uintptr_t)buf;
+    for (int s = 0; s < BACKEND_MAX_SEGS; s++) {
+        uintptr_t base = ofi.seg[s].base;
+        for (uint32_t i = 0; i < ofi.nranges[s]; i++) {
+            const struct ofi_range *r = &ofi.range[s][i];
+            if (a >= base + r->start && a - (base + r->start) + len <= r->end - r->start)
+                return fi_mr_desc(r->mr);
+        }
+    }
+    return NULL;
 }
 
 /* What the program may ask of the provider, and which provider. */
@@ -193,6 +220,41 @@ static void print_choice(void)
     fflush(stdout);
 }
 
+/* SHMEM_OFI_FORCE: the FI_MR_* bits and the lack of ordering that tests
+ * impose on a provider that needs none of them (tcp, sockets), so that the
+ * paths real fabrics take run, and must give right values, on any machine.
+ * FI_MR_VIRT_ADDR cannot be imposed: a provider that takes offsets would
+ * read virtual addresses as offsets. */
+static int apply_forced(void)
+{
+    ofi.forced = 0;
+    const char *list = oshm_env.ofi_force;
+    if (!list || !*list)
+        return 0;
+    char words[128];
+    snprintf(words, sizeof words, "%s", list);
+    for (char *save, *w = strtok_r(words, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+        bool all = strcmp(w, "all") == 0;
+        if (all || strcmp(w, "local") == 0)
+            ofi.forced |= FI_MR_LOCAL;
+        if (all || strcmp(w, "prov_key") == 0)
+            ofi.forced |= FI_MR_PROV_KEY;
+        if (all || strcmp(w, "endpoint") == 0)
+            ofi.forced |= FI_MR_ENDPOINT;
+        if (all || strcmp(w, "nofence") == 0) {
+            ofi.fence = OFI_FENCE_WAIT;
+            ofi.raw_ordered = false;
+        } else if (!all && strcmp(w, "local") != 0 && strcmp(w, "prov_key") != 0 &&
+                   strcmp(w, "endpoint") != 0) {
+            oshm_warn("SHMEM_OFI_FORCE: unknown word '%s' (local, prov_key, endpoint, nofence, "
+                      "all)", w);
+            return -1;
+        }
+    }
+    ofi.mr_mode |= ofi.forced;
+    return 0;
+}
+
 static int ofi_open(const struct backend_config *cfg)
 {
     ofi.my_pe = cfg->my_pe;
@@ -226,6 +288,8 @@ static int ofi_open(const struct backend_config *cfg)
     ofi.fence = fence_mode(ofi.info);
     ofi.raw_ordered = (ofi.info->tx_attr->msg_order & FI_ORDER_RAW) &&
                       ofi.info->ep_attr->max_order_raw_size >= ((size_t)1 << 40);
+    if (apply_forced() != 0)
+        goto fail_quietly;
     /* Manual progress was asked for; a provider that keeps automatic
      * progress anyway still gets its target polled (cheap). */
     ofi.thread_on = cfg->progress_thread;
@@ -283,9 +347,9 @@ static int pack_ranges(struct fabric_card *card, const uint32_t *first,
             const struct ofi_range *r = &ofi.range[s][i];
             uint8_t *k = keys[card->ntokens];
             size_t klen = pack_key(r, k);
-            card->token[card->ntokens++] = (struct fabric_token){
-                .seg = (uint32_t)s, .base = ofi.seg[s].base + r->start, .size = r->end - r->start,
-                .key = k, .key_len = (uint32_t)klen};
+            if (fabric_card_add_range(card, (uint32_t)s, ofi.seg[s].base, r->start, r->end, k,
+                                      (uint32_t)klen) != 0)
+                return -1;
         }
     return 0;
 }
@@ -297,8 +361,7 @@ static int ofi_card(const pid_t *pids, int npids, void **blob, size_t *len)
     struct fabric_card card = {.addr = ofi.addr, .addr_len = (uint32_t)ofi.addr_len};
     for (int s = 0; s < BACKEND_MAX_SEGS; s++)
         if (ofi.seg[s].size)
-            card.token[card.ntokens++] = (struct fabric_token){
-                .seg = (uint32_t)s, .base = ofi.seg[s].base, .size = ofi.seg[s].size};
+            fabric_card_add_segment(&card, (uint32_t)s, ofi.seg[s].base, ofi.seg[s].size);
     uint32_t all[BACKEND_MAX_SEGS] = {0};
     if (pack_ranges(&card, all, keys) != 0)
         return -1;
@@ -329,35 +392,38 @@ static int unpack_key(const struct fabric_token *t, struct ofi_rrange *r)
     return 0;
 }
 
+static uint32_t peer_count(void *peer, int seg, size_t *end)
+{
+    struct backend_peer *p = peer;
+    uint32_t n = atomic_load_explicit(&p->nranges[seg], memory_order_relaxed);
+    *end = n ? p->range[seg][n - 1].end : 0;
+    return n;
+}
+
+/* Keeps a peer's range with its key, mapped where keys are raw. */
+static int peer_add(void *peer, int seg, uint32_t n, size_t start, size_t end,
+                    const struct fabric_token *t)
+{
+    struct backend_peer *p = peer;
+    if (!p->range[seg] && !(p->range[seg] = calloc(OFI_MAX_RANGES, sizeof *p->range[seg])))
+        return -1;
+    struct ofi_rrange *r = &p->range[seg][n];
+    if (unpack_key(t, r) != 0)
+        return -1;
+    r->start = start;
+    r->end = end;
+    r->addr0 = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? t->base : 0;
+    atomic_store_explicit(&p->nranges[seg], n + 1, memory_order_release);
+    return 0;
+}
+
 static int add_ranges(struct backend_peer *p, const struct fabric_card *card)
 {
-    for (uint32_t i = 0; i < card->ntokens; i++) {
-        const struct fabric_token *t = &card->token[i];
-        if (t->seg >= BACKEND_MAX_SEGS)
-            return -1;
-        int s = (int)t->seg;
-        if (!t->key_len) {
-            p->base[s] = t->base;
-            p->size[s] = t->size;
-            continue;
-        }
-        uint32_t n = atomic_load_explicit(&p->nranges[s], memory_order_relaxed);
-        size_t start = (size_t)(t->base - p->base[s]);
-        size_t expect = n ? p->range[s][n - 1].end : 0;
-        if (n == OFI_MAX_RANGES || t->base < p->base[s] || start != expect ||
-            t->size > p->size[s] - start)
-            return -1;
-        if (!p->range[s] && !(p->range[s] = calloc(OFI_MAX_RANGES, sizeof *p->range[s])))
-            return -1;
-        struct ofi_rrange *r = &p->range[s][n];
-        if (unpack_key(t, r) != 0)
-            return -1;
-        r->start = start;
-        r->end = start + t->size;
-        r->addr0 = (ofi.mr_mode & FI_MR_VIRT_ADDR) ? t->base : 0;
-        atomic_store_explicit(&p->nranges[s], n + 1, memory_order_release);
-    }
-    return 0;
+    const struct fabric_peer_ranges pr = {.peer = p, .base = p->base, .size = p->size,
+                                          .nsegs = BACKEND_MAX_SEGS,
+                                          .max_ranges = OFI_MAX_RANGES,
+                                          .count = peer_count, .add = peer_add};
+    return fabric_card_learn(card, &pr);
 }
 
 static int ofi_connect(int pe, const void *blob, size_t len, struct backend_peer **out)
@@ -468,6 +534,36 @@ static const char *ofi_describe(struct backend_peer *p)
     return ofi.prov ? ofi.prov : "libfabric";
 }
 
+/* The providers libfabric offers for what the library needs, each once. */
+static int ofi_networks(const char **names, bool *on_device, int max)
+{
+    static char prov[16][64];
+    struct fi_info *h, *info = NULL;
+    if (ofi_dl_open() != 0 || !(h = hints()))
+        return 0;
+    int rc = fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, h, &info);
+    fi_freeinfo(h);
+    int n = 0;
+    for (struct fi_info *i = rc == 0 ? info : NULL; i && n < max && n < 16; i = i->next) {
+        const char *name = i->fabric_attr->prov_name;
+        bool dev = i->nic && i->nic->bus_attr && i->nic->bus_attr->bus_type == FI_BUS_PCI;
+        int k = 0;
+        while (k < n && strcmp(prov[k], name) != 0)
+            k++;
+        if (k < n) {
+            on_device[k] |= dev;
+            continue;
+        }
+        snprintf(prov[n], sizeof prov[n], "%s", name);
+        names[n] = prov[n];
+        on_device[n] = dev;
+        n++;
+    }
+    if (info)
+        fi_freeinfo(info);
+    return n;
+}
+
 const struct backend_ops ofi_backend = {
     .name = "ofi",
     .open = ofi_open,
@@ -491,4 +587,5 @@ const struct backend_ops ofi_backend = {
     .quiet = ofi_quiet,
     .progress = ofi_progress,
     .describe = ofi_describe,
+    .networks = ofi_networks,
 };

@@ -69,7 +69,7 @@ ucp_rkey_h ucx_rkey_slow(struct ucx_link *l, struct backend_peer *p, int seg, si
 unsigned ucx_target_progress(void)
 {
     /* The program is here: the progress thread may stay away. */
-    atomic_fetch_add_explicit(&ucx.app_polls, 1, memory_order_relaxed);
+    progress_thread_app_polled(&ucx.thread);
     if (pthread_mutex_trylock(&ucx.target_lock) != 0)
         return 0;
     unsigned n = ucp_worker_progress(ucx.target);
@@ -288,71 +288,46 @@ unsigned ucx_progress(void)
     return n;
 }
 
-/* ---- the progress thread ----
+/* ---- the progress thread (transport/progress_thread.h) ----
  *
- * It serves only while the program is away. While the program waits in the
- * library it progresses the target worker itself (and counts that in
- * app_polls); the thread then only looks every UCX_THREAD_WATCH_NS whether
- * it still does, and never arms the worker's wake-up, which would make
- * every sender signal and wake it for messages the program handles anyway
- * (measured: 12 times slower at 4 PEs on 2 cores). Once the program has not
- * progressed for a whole watch period (it computes), the thread drains the
- * worker, arms it and sleeps in its event descriptor until a peer's
- * message arrives, until the program is back. */
+ * Between bursts it sleeps in the target worker's event descriptor, armed,
+ * until a peer's message arrives. It never arms the worker while the
+ * program polls: every sender would then signal and wake it for messages
+ * the program handles anyway (measured: 12 times slower at 4 PEs on 2
+ * cores). */
 
-/* How often the thread checks on the program, and so the longest a peer's
- * operation waits before the thread takes over. */
-#define UCX_THREAD_WATCH_NS 200000
-/* After a peer's message, keep polling this long before sleeping again:
- * an operation often comes in several messages (a put, then the flush that
- * asks for its completion), and each sleep costs a wake-up. */
-#define UCX_THREAD_LINGER_NS 20000
 /* The scheduler's slice the thread asks for (the kernel's least is 100 us). */
 #define UCX_THREAD_SLICE_NS 100000
 
-static uint64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
+static int thread_efd = -1;
 
-static bool stopping(void) { return atomic_load_explicit(&ucx.thread_stop, memory_order_acquire); }
-
-/* Drains the target worker, then lingers for the rest of a burst. */
-static void serve(void)
+static unsigned thread_poll(void)
 {
-    uint64_t last = now_ns();
-    for (;;) {
-        pthread_mutex_lock(&ucx.target_lock);
-        unsigned n = ucp_worker_progress(ucx.target);
-        pthread_mutex_unlock(&ucx.target_lock);
-        if (n)
-            last = now_ns();
-        else if (ucx.oversubscribed || now_ns() - last > UCX_THREAD_LINGER_NS)
-            return;
-    }
+    pthread_mutex_lock(&ucx.target_lock);
+    unsigned n = ucp_worker_progress(ucx.target);
+    pthread_mutex_unlock(&ucx.target_lock);
+    return n;
 }
 
 /* Sleeps until a peer's message may be waiting (or a while, without an
  * event descriptor). */
-static void sleep_for_message(int *efd)
+static void sleep_for_message(void)
 {
-    if (*efd >= 0) {
+    if (thread_efd >= 0) {
         pthread_mutex_lock(&ucx.target_lock);
         ucs_status_t st = ucp_worker_arm(ucx.target);
         pthread_mutex_unlock(&ucx.target_lock);
         if (st == UCS_ERR_BUSY)
             return;
         if (st == UCS_OK) {
-            struct pollfd pfd = {.fd = *efd, .events = POLLIN};
+            struct pollfd pfd = {.fd = thread_efd, .events = POLLIN};
             while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
                 ;
             return;
         }
         oshm_warn("UCX cannot arm the progress thread's wake-up (%s): it polls instead",
                   ucs_status_string(st));
-        *efd = -1;
+        thread_efd = -1;
     }
     struct timespec pause = {0, 50000};
     nanosleep(&pause, NULL);
@@ -389,47 +364,29 @@ static void ask_short_slice(void)
 #endif
 }
 
-static void *progress_main(void *arg)
+static void thread_begin(void)
 {
-    (void)arg;
     ask_short_slice();
-    int efd = -1;
+    thread_efd = -1;
     pthread_mutex_lock(&ucx.target_lock);
-    ucs_status_t st = ucp_worker_get_efd(ucx.target, &efd);
+    ucs_status_t st = ucp_worker_get_efd(ucx.target, &thread_efd);
     pthread_mutex_unlock(&ucx.target_lock);
     if (st != UCS_OK) {
         oshm_warn("UCX offers no event descriptor (%s): the progress thread polls",
                   ucs_status_string(st));
-        efd = -1;
+        thread_efd = -1;
     }
-    uint64_t seen = atomic_load_explicit(&ucx.app_polls, memory_order_relaxed);
-    while (!stopping()) {
-        struct timespec watch = {0, UCX_THREAD_WATCH_NS};
-        nanosleep(&watch, NULL);
-        uint64_t now = atomic_load_explicit(&ucx.app_polls, memory_order_relaxed);
-        if (now != seen) { /* the program progresses by itself */
-            seen = now;
-            continue;
-        }
-        while (!stopping()) {
-            serve();
-            sleep_for_message(&efd);
-            now = atomic_load_explicit(&ucx.app_polls, memory_order_relaxed);
-            if (now != seen) { /* the program is back: it takes this message */
-                seen = now;
-                break;
-            }
-        }
-    }
-    return NULL;
 }
+
+/* Wakes the thread from its sleep in the event descriptor. */
+static void thread_wake(void) { ucp_worker_signal(ucx.target); }
 
 int ucx_thread_start(void)
 {
-    atomic_store(&ucx.thread_stop, false);
-    int rc = pthread_create(&ucx.thread, NULL, progress_main, NULL);
-    if (rc != 0) {
-        oshm_warn("cannot start the UCX progress thread: %s", strerror(rc));
+    ucx.thread = (struct progress_thread){.poll = thread_poll, .sleep = sleep_for_message,
+                                          .begin = thread_begin, .wake = thread_wake,
+                                          .oversubscribed = ucx.oversubscribed};
+    if (progress_thread_start(&ucx.thread, "UCX") != 0) {
         ucx.thread_on = false;
         return -1;
     }
@@ -440,9 +397,6 @@ void ucx_thread_stop(void)
 {
     if (!ucx.thread_on)
         return;
-    atomic_store_explicit(&ucx.thread_stop, true, memory_order_release);
-    /* Wakes the thread from its sleep in the event descriptor. */
-    ucp_worker_signal(ucx.target);
-    pthread_join(ucx.thread, NULL);
+    progress_thread_stop(&ucx.thread);
     ucx.thread_on = false;
 }

@@ -23,6 +23,7 @@
 #include <ucp/api/ucp.h>
 
 #include "transport/backend.h"
+#include "transport/progress_thread.h"
 
 /* Registered ranges per segment and PE. The heap at least doubles what it
  * backs each time it grows, so a range count this high would need a heap
@@ -91,9 +92,7 @@ struct ucx_state {
     int nidle;
     /* The progress thread, when there is one. */
     bool thread_on;
-    pthread_t thread;
-    _Atomic bool thread_stop;
-    _Atomic uint64_t app_polls; /* the program's progress of the target worker */
+    struct progress_thread thread;
 };
 
 extern struct ucx_state ucx;

@@ -20,6 +20,7 @@
 
 #include "util/log.h"
 #include "fabric/fabric.h"
+#include "fabric/fabric_ranges.h"
 #include "transport/ucx/ucx_int.h"
 
 struct ucx_state ucx = {.target_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -133,12 +134,10 @@ static int pack_ranges(struct fabric_card *card, const uint32_t *first)
 {
     for (int s = 0; s < BACKEND_MAX_SEGS; s++)
         for (uint32_t i = first[s]; i < ucx.nranges[s]; i++) {
-            if (card->ntokens == FABRIC_MAX_TOKENS)
-                return -1;
             const struct ucx_range *r = &ucx.range[s][i];
-            card->token[card->ntokens++] = (struct fabric_token){
-                .seg = (uint32_t)s, .base = ucx.seg[s].base + r->start, .size = r->end - r->start,
-                .key = r->rkey, .key_len = (uint32_t)r->rkey_len};
+            if (fabric_card_add_range(card, (uint32_t)s, ucx.seg[s].base, r->start, r->end,
+                                      r->rkey, (uint32_t)r->rkey_len) != 0)
+                return -1;
         }
     return 0;
 }
@@ -149,47 +148,47 @@ static int ucx_card(const pid_t *pids, int npids, void **blob, size_t *len)
     struct fabric_card card = {.addr = ucx.addr, .addr_len = (uint32_t)ucx.addr_len};
     for (int s = 0; s < BACKEND_MAX_SEGS; s++)
         if (ucx.seg[s].size)
-            card.token[card.ntokens++] = (struct fabric_token){
-                .seg = (uint32_t)s, .base = ucx.seg[s].base, .size = ucx.seg[s].size};
+            fabric_card_add_segment(&card, (uint32_t)s, ucx.seg[s].base, ucx.seg[s].size);
     uint32_t all[BACKEND_MAX_SEGS] = {0};
     if (pack_ranges(&card, all) != 0)
         return -1;
     return fabric_card_pack(&card, blob, len);
 }
 
+static uint32_t peer_count(void *peer, int seg, size_t *end)
+{
+    struct backend_peer *p = peer;
+    uint32_t n = atomic_load_explicit(&p->nranges[seg], memory_order_relaxed);
+    *end = n ? p->range[seg][n - 1].end : 0;
+    return n;
+}
+
+/* Keeps a peer's range with its packed rkey (unpacked per channel). */
+static int peer_add(void *peer, int seg, uint32_t n, size_t start, size_t end,
+                    const struct fabric_token *t)
+{
+    struct backend_peer *p = peer;
+    if (!p->range[seg] && !(p->range[seg] = calloc(UCX_MAX_RANGES, sizeof *p->range[seg])))
+        return -1;
+    struct ucx_range *r = &p->range[seg][n];
+    if (!(r->rkey = malloc(t->key_len)))
+        return -1;
+    memcpy(r->rkey, t->key, t->key_len);
+    r->rkey_len = t->key_len;
+    r->start = start;
+    r->end = end;
+    atomic_store_explicit(&p->nranges[seg], n + 1, memory_order_release);
+    return 0;
+}
+
 /* Adds the ranges that CARD describes to what this PE knows of P. */
 static int add_ranges(struct backend_peer *p, const struct fabric_card *card)
 {
-    for (uint32_t i = 0; i < card->ntokens; i++) {
-        const struct fabric_token *t = &card->token[i];
-        if (t->seg >= BACKEND_MAX_SEGS)
-            return -1;
-        int s = (int)t->seg;
-        if (!t->key_len) { /* the segment itself */
-            p->base[s] = t->base;
-            p->size[s] = t->size;
-            continue;
-        }
-        uint32_t n = atomic_load_explicit(&p->nranges[s], memory_order_relaxed);
-        size_t start = (size_t)(t->base - p->base[s]);
-        size_t expect = n ? p->range[s][n - 1].end : 0;
-        /* Ranges come in order and leave no gap: lookups rely on it. */
-        if (n == UCX_MAX_RANGES || t->base < p->base[s] || start != expect ||
-            t->size > p->size[s] - start)
-            return -1;
-        if (!p->range[s] && !(p->range[s] = calloc(UCX_MAX_RANGES, sizeof *p->range[s])))
-            return -1;
-        struct ucx_range *r = &p->range[s][n];
-        r->rkey = malloc(t->key_len);
-        if (!r->rkey)
-            return -1;
-        memcpy(r->rkey, t->key, t->key_len);
-        r->rkey_len = t->key_len;
-        r->start = start;
-        r->end = start + t->size;
-        atomic_store_explicit(&p->nranges[s], n + 1, memory_order_release);
-    }
-    return 0;
+    const struct fabric_peer_ranges pr = {.peer = p, .base = p->base, .size = p->size,
+                                          .nsegs = BACKEND_MAX_SEGS,
+                                          .max_ranges = UCX_MAX_RANGES,
+                                          .count = peer_count, .add = peer_add};
+    return fabric_card_learn(card, &pr);
 }
 
 static int ucx_connect(int pe, const void *blob, size_t len, struct backend_peer **out)
@@ -293,6 +292,46 @@ int ucx_registrations(int seg, struct ucx_registration *out, int max)
     return n;
 }
 
+/* The transports of UCX's resources ("#  resource 2 : md 1 dev 2 flags --
+ * tcp/eth0" in ucp_context_print_info), each once. */
+static int ucx_networks(const char **names, bool *on_device, int max)
+{
+    static char tl[16][32];
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f || !ucx.context) {
+        if (f)
+            fclose(f);
+        free(text);
+        return 0;
+    }
+    ucp_context_print_info(ucx.context, f);
+    fclose(f);
+    int n = 0;
+    for (char *line = strtok(text, "\n"); line && n < max && n < 16; line = strtok(NULL, "\n")) {
+        char *at = strstr(line, " -- ");
+        if (!strstr(line, "resource") || !at)
+            continue;
+        at += 4;
+        size_t l = strcspn(at, "/ ");
+        if (l == 0 || l >= sizeof tl[0])
+            continue;
+        bool seen = false;
+        for (int i = 0; i < n; i++)
+            seen |= strncmp(tl[i], at, l) == 0 && tl[i][l] == 0;
+        if (seen)
+            continue;
+        memcpy(tl[n], at, l);
+        tl[n][l] = 0;
+        names[n] = tl[n];
+        on_device[n] = false;
+        n++;
+    }
+    free(text);
+    return n;
+}
+
 const struct backend_ops ucx_backend = {
     .name = "ucx",
     .open = ucx_open,
@@ -317,4 +356,5 @@ const struct backend_ops ucx_backend = {
     .quiet_pe = ucx_quiet_pe,
     .progress = ucx_progress,
     .describe = ucx_describe,
+    .networks = ucx_networks,
 };

@@ -1,0 +1,57 @@
+/*
+ * The progress thread of a network backend whose target needs this PE's
+ * CPU (UCX or libfabric over tcp): one driver for both.
+ *
+ * It serves only while the program is away. While the program waits in the
+ * library it polls the backend's target itself and says so
+ * (progress_thread_app_polled); the thread then only looks every
+ * PROGRESS_THREAD_WATCH_NS whether it still does. Once the program has not
+ * polled for a whole watch period (it computes), the thread polls the
+ * target, lingering PROGRESS_THREAD_LINGER_NS after each message (an
+ * operation often comes in several: a put, then the flush that asks for
+ * its completion), and sleeps between bursts as the backend can (UCX in
+ * its worker's event descriptor, libfabric a short nap), until the program
+ * is back.
+ */
+#ifndef OSHM_TRANSPORT_PROGRESS_THREAD_H
+#define OSHM_TRANSPORT_PROGRESS_THREAD_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* How often the thread checks on the program, and so the longest a peer's
+ * operation waits before the thread takes over. */
+#define PROGRESS_THREAD_WATCH_NS 200000
+#define PROGRESS_THREAD_LINGER_NS 20000
+
+struct progress_thread {
+    /* The backend's, set before start. */
+    unsigned (*poll)(void); /* one poll of the target (the backend locks it); work done */
+    void (*sleep)(void);    /* until a peer's message may be there, or a while */
+    void (*begin)(void);    /* NULL, or first thing in the thread */
+    void (*wake)(void);     /* NULL, or ends SLEEP early (at stop) */
+    bool oversubscribed;    /* never linger: the core is someone's */
+    /* The driver's. */
+    pthread_t thread;
+    _Atomic bool stop;
+    _Atomic uint64_t app_polls;
+};
+
+/* The program polled the target itself. */
+static inline void progress_thread_app_polled(struct progress_thread *t)
+{
+    atomic_fetch_add_explicit(&t->app_polls, 1, memory_order_relaxed);
+}
+
+static inline bool progress_thread_stopping(struct progress_thread *t)
+{
+    return atomic_load_explicit(&t->stop, memory_order_acquire);
+}
+
+/* 0 once running; -1 after saying why not (WHO names the backend). */
+int progress_thread_start(struct progress_thread *t, const char *who);
+void progress_thread_stop(struct progress_thread *t);
+
+#endif

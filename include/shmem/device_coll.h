@@ -55,6 +55,11 @@ SHMEMD_DECL_COLL_FORMS_(_block)
 SHMEMD_RMA_TYPE_TABLE(SHMEMD_DECL_COLL_)
 #undef SHMEMD_DECL_COLL_
 
+/* Reductions: shmemd_TYPENAME_and_reduce, shmemd_TYPENAME_or_reduce,
+ * shmemd_TYPENAME_xor_reduce (bitwise types), shmemd_TYPENAME_min_reduce,
+ * shmemd_TYPENAME_max_reduce (ordered types), shmemd_TYPENAME_sum_reduce,
+ * shmemd_TYPENAME_prod_reduce (arithmetic types, half and bfloat16 too),
+ * each also as _block. */
 #define SHMEMD_DECL_REDUCE_(T, N, OP)                                                          \
     OSHM_AICORE int shmemd_##N##_##OP##_reduce(shmemd_team_t team, OSHM_GM T *dest,            \
                                                OSHM_GM const T *source, size_t nreduce);       \

@@ -66,7 +66,10 @@ OSHM_AICORE void shmemd_getmem_2d_nbi SHMEMD_RMA_2D_ARGS_(void);
 
 /* Cooperative: every thread of the block (warp) calls with the same
  * arguments; each moves its share, and the call returns in every thread
- * once the whole group's transfer is (for _nbi: posted) done. */
+ * once the whole group's transfer is (for _nbi: posted) done.
+ * shmemd_putmem_block, shmemd_getmem_block, shmemd_putmem_nbi_block,
+ * shmemd_getmem_nbi_block; shmemd_putmem_warp, shmemd_getmem_warp,
+ * shmemd_putmem_nbi_warp, shmemd_getmem_nbi_warp. */
 #define SHMEMD_DECL_MEM_GROUP_(G)                                                              \
     OSHM_AICORE void shmemd_putmem_##G SHMEMD_RMA_ARGS_(void);                                 \
     OSHM_AICORE void shmemd_getmem_##G SHMEMD_RMA_ARGS_(void);                                 \
@@ -131,7 +134,9 @@ SHMEMD_RMA_TYPE_TABLE(SHMEMD_DECL_RMA_)
 #undef SHMEMD_DECL_RMA_
 #undef SHMEMD_DECL_RMA_ENGINE_
 
-/* Sized RMA: NELEMS units of BITS bits. */
+/* Sized RMA: NELEMS units of BITS bits, for BITS in 8, 16, 32, 64, 128:
+ * shmemd_put8 ... shmemd_put128, shmemd_get8 ... shmemd_get128, their _nbi
+ * forms, shmemd_iput8 ... shmemd_iput128 and shmemd_iget8 ... shmemd_iget128. */
 #define SHMEMD_DECL_SIZED_(BITS, UNIT)                                                               \
     OSHM_AICORE void shmemd_put##BITS SHMEMD_RMA_ARGS_(void);                                  \
     OSHM_AICORE void shmemd_get##BITS SHMEMD_RMA_ARGS_(void);                                  \

@@ -55,7 +55,10 @@ SHMEM_AMO_BITWISE_TABLE(SHMEMD_DECL_AMO_BIT_)
 #undef SHMEMD_DECL_AMO_EXT_
 #undef SHMEMD_DECL_AMO_BIT_
 
-/* Put with signal, typed and sized: the signal lands after the data. */
+/* Put with signal, typed and sized: the signal lands after the data.
+ * shmemd_TYPENAME_put_signal, shmemd_TYPENAME_put_signal_nbi for every type
+ * of the RMA table (half and bfloat16 too); shmemd_putSIZE_signal and
+ * shmemd_putSIZE_signal_nbi for SIZE 8 to 128. */
 #define SHMEMD_DECL_PUT_SIGNAL_(T, N)                                                          \
     OSHM_AICORE void shmemd_##N##_put_signal(OSHM_GM T *dest, OSHM_GM const T *source,         \
                                              size_t nelems, OSHM_GM uint64_t *sig_addr,        \

@@ -9,6 +9,7 @@
 #include "team/coll.h"
 #include "team/team.h"
 #include "util/log.h"
+#include "util/reduce_ops.h"
 #include "util/state.h"
 
 /* The PE set of an active set; its sync words are the caller's pSync. */
@@ -189,13 +190,6 @@ DEFINE_ACTIVE_SET(32)
 DEFINE_ACTIVE_SET(64)
 
 /* ---- reductions ---- */
-#define OP_and(a, b) ((a) & (b))
-#define OP_or(a, b) ((a) | (b))
-#define OP_xor(a, b) ((a) ^ (b))
-#define OP_min(a, b) ((b) < (a) ? (b) : (a))
-#define OP_max(a, b) ((b) > (a) ? (b) : (a))
-#define OP_sum(a, b) ((a) + (b))
-#define OP_prod(a, b) ((a) * (b))
 
 #define DEFINE_COMBINE_FN(T, N, OP)                                                           \
     static void combine_##N##_##OP(void *acc, const void *in, size_t n)                      \

@@ -4,14 +4,8 @@
  * in float and round back once per step, as accelerator kernels do.
  */
 #include "device/coll.h"
+#include "util/reduce_ops.h"
 
-#define OP_and(a, b) ((a) & (b))
-#define OP_or(a, b) ((a) | (b))
-#define OP_xor(a, b) ((a) ^ (b))
-#define OP_min(a, b) ((b) < (a) ? (b) : (a))
-#define OP_max(a, b) ((b) > (a) ? (b) : (a))
-#define OP_sum(a, b) ((a) + (b))
-#define OP_prod(a, b) ((a) * (b))
 
 #define DEFINE_REDUCE_ENTRIES(T, N, OP)                                                        \
     int shmemd_##N##_##OP##_reduce(shmemd_team_t team, T *dest, const T *source,               \

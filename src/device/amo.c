@@ -1,10 +1,10 @@
 /*
- * Device AMOs beyond the blocking standard and extended ones of rma.c: the
- * bitwise AMOs, and the fetching _nbi forms of OpenSHMEM 1.5. An _nbi
- * fetch of an 8-byte type has the engine write the old value straight into
- * *fetch, so it completes with quiet like any other descriptor; a 4-byte
- * one has no 8-byte slot to land in and waits for its own value (complete
- * early, which the specification allows).
+ * Device AMOs: the standard, extended and bitwise ones, and the fetching
+ * _nbi forms of OpenSHMEM 1.5. An _nbi fetch of an 8-byte type has the
+ * engine write the old value straight into *fetch, so it completes with
+ * quiet like any other descriptor; a 4-byte one has no 8-byte slot to land
+ * in and waits for its own value (complete early, which the specification
+ * allows).
  */
 #include <shmem/device.h>
 
@@ -43,6 +43,63 @@ static void amo_nbi(void *fetch, void *dest, enum hcomm_amo_op op, size_t size, 
 
 #define BITS(V) dsync_to_bits(&(V), sizeof(V))
 #define NAME(N, OP) "shmemd_" #N "_atomic_" OP
+
+/* The blocking standard and extended AMOs. */
+#define AMO_CALL(N, ROUTINE, OP, FETCH, VALUE, CMP)                                               \
+    amo(dest, OP, sizeof *dest, dsync_to_bits(&(VALUE), sizeof *dest), dsync_to_bits(&(CMP), sizeof *dest), \
+        pe, FETCH, NAME(N, ROUTINE))
+
+#define DEFINE_DEVICE_AMO_STD(T, N, U)                                                         \
+    T shmemd_##N##_atomic_fetch_add(T *dest, T value, int pe)                                  \
+    {                                                                                          \
+        T old;                                                                                 \
+        dsync_from_bits(&old, AMO_CALL(N, "fetch_add", HCOMM_AMO_FETCH_ADD, true, value, value),     \
+                  sizeof old);                                                                 \
+        return old;                                                                            \
+    }                                                                                          \
+    void shmemd_##N##_atomic_add(T *dest, T value, int pe)                                     \
+    {                                                                                          \
+        AMO_CALL(N, "add", HCOMM_AMO_ADD, false, value, value);                               \
+    }                                                                                          \
+    T shmemd_##N##_atomic_fetch_inc(T *dest, int pe)                                           \
+    {                                                                                          \
+        T one = 1, old;                                                                        \
+        dsync_from_bits(&old, AMO_CALL(N, "fetch_inc", HCOMM_AMO_FETCH_ADD, true, one, one),         \
+                  sizeof old);                                                                 \
+        return old;                                                                            \
+    }                                                                                          \
+    void shmemd_##N##_atomic_inc(T *dest, int pe)                                              \
+    {                                                                                          \
+        T one = 1;                                                                             \
+        AMO_CALL(N, "inc", HCOMM_AMO_ADD, false, one, one);                                   \
+    }                                                                                          \
+    T shmemd_##N##_atomic_compare_swap(T *dest, T cond, T value, int pe)                       \
+    {                                                                                          \
+        T old;                                                                                 \
+        dsync_from_bits(&old, AMO_CALL(N, "compare_swap", HCOMM_AMO_CSWAP, true, value, cond),       \
+                  sizeof old);                                                                 \
+        return old;                                                                            \
+    }
+#define DEFINE_DEVICE_AMO_EXT(T, N, U)                                                         \
+    T shmemd_##N##_atomic_fetch(const T *source, int pe)                                       \
+    {                                                                                          \
+        T zero = 0, old;                                                                       \
+        T *dest = (T *)source;                                                                 \
+        dsync_from_bits(&old, AMO_CALL(N, "fetch", HCOMM_AMO_FETCH, true, zero, zero), sizeof old);  \
+        return old;                                                                            \
+    }                                                                                          \
+    void shmemd_##N##_atomic_set(T *dest, T value, int pe)                                     \
+    {                                                                                          \
+        AMO_CALL(N, "set", HCOMM_AMO_SET, false, value, value);                               \
+    }                                                                                          \
+    T shmemd_##N##_atomic_swap(T *dest, T value, int pe)                                       \
+    {                                                                                          \
+        T old;                                                                                 \
+        dsync_from_bits(&old, AMO_CALL(N, "swap", HCOMM_AMO_SWAP, true, value, value), sizeof old);  \
+        return old;                                                                            \
+    }
+SHMEM_AMO_STANDARD_TABLE(DEFINE_DEVICE_AMO_STD)
+SHMEM_AMO_EXTENDED_TABLE(DEFINE_DEVICE_AMO_EXT)
 
 #define DEFINE_FETCH_OP(T, N, OP, HOP)                                                         \
     T shmemd_##N##_atomic_fetch_##OP(T *dest, T value, int pe)                                 \

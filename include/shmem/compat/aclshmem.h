@@ -66,7 +66,8 @@ typedef enum aclrtMemcpyKind {
 } aclrtMemcpyKind;
 static inline aclError aclInit(const char *config) { (void)config; return 0; }
 static inline aclError aclFinalize(void) { return 0; }
-static inline aclError aclrtSetDevice(int32_t device) { return device == shmemd_device_id() ? 0 : 1; }
+/* The simulation gives each PE a device of its own (shmemd_device_id). */
+static inline aclError aclrtSetDevice(int32_t device) { (void)device; return 0; }
 static inline aclError aclrtResetDevice(int32_t device) { (void)device; return 0; }
 static inline aclError aclrtCreateStream(aclrtStream *s) { return shmemx_stream_create(s) ? 1 : 0; }
 static inline aclError aclrtDestroyStream(aclrtStream s) { shmemx_stream_destroy(s); return 0; }
@@ -140,14 +141,14 @@ static inline int aclshmem_n_pes(void) { return shmemd_n_pes(); }
 static inline void *aclshmem_ptr(void *ptr, int pe) { return shmemd_ptr(ptr, pe); }
 static inline void aclshmem_quiet(void) { shmemd_quiet(); }
 static inline void aclshmem_fence(void) { shmemd_fence(); }
-static inline void aclshmem_barrier_all(void) { shmemd_barrier_all(); }
+static inline void aclshmem_barrier_all(void) { if (shmemd_in_kernel()) shmemd_barrier_all(); else shmem_barrier_all(); }
 static inline void aclshmem_barrier(aclshmem_team_t team) { shmemd_team_barrier(oshm_acl_team(team)); }
 static inline void aclshmemx_barrier_all_vec(void) { shmemd_barrier_all(); }
 static inline void aclshmemx_barrier_vec(aclshmem_team_t team) { shmemd_team_barrier(oshm_acl_team(team)); }
 static inline void aclshmem_sync_all(void) { shmemd_sync_all(); }
 static inline void aclshmem_sync(aclshmem_team_t team) { shmemd_team_sync(oshm_acl_team(team)); }
-static inline int aclshmem_team_my_pe(aclshmem_team_t team) { return shmemd_team_my_pe(oshm_acl_team(team)); }
-static inline int aclshmem_team_n_pes(aclshmem_team_t team) { return shmemd_team_n_pes(oshm_acl_team(team)); }
+static inline int aclshmem_team_my_pe(aclshmem_team_t team) { return shmemd_in_kernel() ? shmemd_team_my_pe(oshm_acl_team(team)) : shmem_team_my_pe(oshm_acl_team(team)); }
+static inline int aclshmem_team_n_pes(aclshmem_team_t team) { return shmemd_in_kernel() ? shmemd_team_n_pes(oshm_acl_team(team)) : shmem_team_n_pes(oshm_acl_team(team)); }
 static inline int aclshmem_team_translate_pe(aclshmem_team_t src, int pe, aclshmem_team_t dest) { return shmemd_team_translate_pe(oshm_acl_team(src), pe, oshm_acl_team(dest)); }
 static inline int aclshmem_team_pe_mapping(aclshmem_team_t team, int pe) { return shmemd_team_translate_pe(oshm_acl_team(team), pe, SHMEMD_TEAM_WORLD); }
 

@@ -53,6 +53,8 @@ typedef struct oshm_dim3 {
 #define warpSize SHMEMD_WARP_SIZE
 #define __syncthreads() shmemd_block_sync()
 #define __syncwarp(...) shmemd_warp_sync()
+/* CUDA's atomics on local memory: the compiler's, returning the old value. */
+#define atomicAdd(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
 
 typedef shmemd_half_t half;
 typedef shmemd_half_t __half;
@@ -73,7 +75,8 @@ enum cudaMemcpyKind {
     cudaMemcpyDefault
 };
 
-static inline cudaError_t cudaSetDevice(int device) { return device == shmemd_device_id() ? 0 : 1; }
+/* The simulation gives each PE a device of its own (shmemd_device_id). */
+static inline cudaError_t cudaSetDevice(int device) { (void)device; return 0; }
 static inline cudaError_t cudaStreamCreate(cudaStream_t *s) { return shmemx_stream_create(s) ? 1 : 0; }
 static inline cudaError_t cudaStreamDestroy(cudaStream_t s) { shmemx_stream_destroy(s); return 0; }
 static inline cudaError_t cudaStreamSynchronize(cudaStream_t s) { shmemx_stream_synchronize(s); return 0; }
@@ -174,7 +177,7 @@ static inline int nvshmem_n_pes(void) { return shmemd_n_pes(); }
 static inline void *nvshmem_ptr(const void *dest, int pe) { return shmemd_ptr(dest, pe); }
 static inline void nvshmem_fence(void) { shmemd_fence(); }
 static inline void nvshmem_quiet(void) { shmemd_quiet(); }
-static inline void nvshmem_barrier_all(void) { shmemd_barrier_all(); }
+static inline void nvshmem_barrier_all(void) { if (shmemd_in_kernel()) shmemd_barrier_all(); else shmem_barrier_all(); }
 static inline void nvshmemx_barrier_all_block(void) { shmemd_barrier_all(); }
 static inline void nvshmem_barrier(nvshmem_team_t team) { shmemd_team_barrier(team); }
 static inline void nvshmemx_barrier_block(nvshmem_team_t team) { shmemd_team_barrier(team); }
@@ -182,9 +185,10 @@ static inline void nvshmem_sync_all(void) { shmemd_sync_all(); }
 static inline void nvshmemx_sync_all_block(void) { shmemd_sync_all(); }
 static inline void nvshmem_team_sync(nvshmem_team_t team) { shmemd_team_sync(team); }
 static inline void nvshmemx_team_sync_block(nvshmem_team_t team) { shmemd_team_sync(team); }
-static inline int nvshmem_team_my_pe(nvshmem_team_t team) { return shmemd_team_my_pe(team); }
-static inline int nvshmem_team_n_pes(nvshmem_team_t team) { return shmemd_team_n_pes(team); }
-static inline int nvshmem_team_translate_pe(nvshmem_team_t src, int pe, nvshmem_team_t dest) { return shmemd_team_translate_pe(src, pe, dest); }
+/* Host and kernels both call these (shmemd_in_kernel picks the side). */
+static inline int nvshmem_team_my_pe(nvshmem_team_t team) { return shmemd_in_kernel() ? shmemd_team_my_pe(team) : shmem_team_my_pe(team); }
+static inline int nvshmem_team_n_pes(nvshmem_team_t team) { return shmemd_in_kernel() ? shmemd_team_n_pes(team) : shmem_team_n_pes(team); }
+static inline int nvshmem_team_translate_pe(nvshmem_team_t src, int pe, nvshmem_team_t dest) { return shmemd_in_kernel() ? shmemd_team_translate_pe(src, pe, dest) : shmem_team_translate_pe(src, pe, dest); }
 
 /* ---- Device: signals ---- */
 static inline void nvshmem_putmem_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) { shmemd_putmem_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe); }

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #define THREADS_PER_BLOCK 64 /* two warps */
-#define NUM_BLOCKS 3
+#define NUM_BLOCKS 2
 #define ELEMS_PER_THREAD 8
 #define NUM_ELEMS (NUM_BLOCKS * THREADS_PER_BLOCK * ELEMS_PER_THREAD)
 

@@ -3,7 +3,8 @@
  * symmetric staging buffer in unified-buffer-sized pieces with the MTE
  * engine (aclshmemx_mte_put_nbi) and publishes a 32-bit flag per piece
  * (aclshmemx_signal_op); the second polls each PE's flag
- * (aclshmem_int32_g), pulls the pieces into its unified buffer
+ * (aclshmem_int32_atomic_fetch: a plain get would race with the atomic
+ * set), pulls the pieces into its unified buffer
  * (aclshmem_float_get_nbi: gm2ub) and writes them out (put_nbi: ub2gm).
  * A launch-unique magic keeps the flags from needing a reset.
  *
@@ -61,7 +62,7 @@ ACLSHMEM_GLOBAL void all_gather_kernel(void *p)
         for (int64_t done = 0; done < len; done += UB_PIECE) {
             int64_t n = len - done < UB_PIECE ? len - done : UB_PIECE;
             times++;
-            while (aclshmem_int32_g(a->flags + g * FLAG_INTERVAL, pe) - a->magic < times)
+            while (aclshmem_int32_atomic_fetch(a->flags + g * FLAG_INTERVAL, pe) - a->magic < times)
                 ;
             aclshmem_float_get_nbi(ub, a->gva + off + done, (uint32_t)n, pe);
             aclshmem_quiet();

@@ -135,7 +135,9 @@ static inline void aclshmemx_quiet_on_stream(aclrtStream s) { shmemd_quiet_on_st
 static inline void aclshmemx_barrier_all_on_stream(aclrtStream s) { shmemd_barrier_all_on_stream(s); }
 static inline void aclshmemx_barrier_on_stream(aclshmem_team_t team, aclrtStream s) { shmemd_team_barrier_on_stream(oshm_acl_team(team), s); }
 
-/* ---- Device: PE queries, ordering, synchronization ---- */
+/* ---- Device: PE queries, ordering, synchronization ----
+ * my_pe, n_pes, ptr, barrier_all and the team queries serve host code too,
+ * as CANN's names of both sides do. */
 static inline int aclshmem_my_pe(void) { return shmemd_my_pe(); }
 static inline int aclshmem_n_pes(void) { return shmemd_n_pes(); }
 static inline void *aclshmem_ptr(void *ptr, int pe) { return shmemd_ptr(ptr, pe); }
@@ -149,8 +151,12 @@ static inline void aclshmem_sync_all(void) { shmemd_sync_all(); }
 static inline void aclshmem_sync(aclshmem_team_t team) { shmemd_team_sync(oshm_acl_team(team)); }
 static inline int aclshmem_team_my_pe(aclshmem_team_t team) { return shmemd_in_kernel() ? shmemd_team_my_pe(oshm_acl_team(team)) : shmem_team_my_pe(oshm_acl_team(team)); }
 static inline int aclshmem_team_n_pes(aclshmem_team_t team) { return shmemd_in_kernel() ? shmemd_team_n_pes(oshm_acl_team(team)) : shmem_team_n_pes(oshm_acl_team(team)); }
-static inline int aclshmem_team_translate_pe(aclshmem_team_t src, int pe, aclshmem_team_t dest) { return shmemd_team_translate_pe(oshm_acl_team(src), pe, oshm_acl_team(dest)); }
-static inline int aclshmem_team_pe_mapping(aclshmem_team_t team, int pe) { return shmemd_team_translate_pe(oshm_acl_team(team), pe, SHMEMD_TEAM_WORLD); }
+static inline int aclshmem_team_translate_pe(aclshmem_team_t src, int pe, aclshmem_team_t dest)
+{
+    shmemd_team_t s = oshm_acl_team(src), d = oshm_acl_team(dest);
+    return shmemd_in_kernel() ? shmemd_team_translate_pe(s, pe, d) : shmem_team_translate_pe(s, pe, d);
+}
+static inline int aclshmem_team_pe_mapping(aclshmem_team_t team, int pe) { return aclshmem_team_translate_pe(team, pe, ACLSHMEM_TEAM_WORLD); }
 
 /* ---- Device: 32-bit signals ---- */
 static inline void aclshmemx_signal_op(int32_t *sig_addr, int32_t signal, int sig_op, int pe)

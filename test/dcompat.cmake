@@ -1,6 +1,6 @@
 # Compatibility headers (include/shmem/compat): three CANN SHMEM and three
 # NVSHMEM example kernels ported by their include line
-# (docs/examples/device/compat), each checking its values, at 1, 2 and 4
+# (docs/examples/device/compat), each checking its values, at 1, 2, 3 and 4
 # PEs, over UCX on one node and as two nodes; a device name called from the
 # host by mistake stops with the routine's name; and every shmemd_ name of
 # docs/device.md's mapping table is declared in include/.
@@ -11,7 +11,7 @@ set(dcompat_examples acl_allgather acl_allreduce acl_put_signal nv_ring_bcast nv
 foreach(ex ${dcompat_examples})
   add_executable(example_compat_${ex} ${PROJECT_SOURCE_DIR}/docs/examples/device/compat/${ex}.c)
   target_link_libraries(example_compat_${ex} PRIVATE shmem)
-  foreach(n 1 2 4)
+  foreach(n 1 2 3 4)
     add_test(NAME example.compat.${ex}.np${n}
       COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:example_compat_${ex}>)
     set_tests_properties(example.compat.${ex}.np${n} PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}

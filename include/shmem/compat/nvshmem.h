@@ -360,4 +360,141 @@ SHMEMD_REDUCE_ARITH_TABLE(OSHM_NV_REDUCE_ARITH_)
 #undef OSHM_NV_REDUCE_MINMAX_
 #undef OSHM_NV_REDUCE_ARITH_
 
+/* ---- Host: the rest of the OpenSHMEM host names under NVSHMEM's prefix ---- */
+typedef shmem_team_config_t nvshmem_team_config_t;
+static inline int nvshmem_init_thread(int requested, int *provided) { return shmem_init_thread(requested, provided); }
+static inline void nvshmem_query_thread(int *provided) { shmem_query_thread(provided); }
+static inline void nvshmem_global_exit(int status) { shmem_global_exit(status); }
+static inline void nvshmem_info_get_version(int *major, int *minor) { shmem_info_get_version(major, minor); }
+static inline void nvshmem_info_get_name(char *name) { shmem_info_get_name(name); }
+static inline int nvshmem_team_split_strided(nvshmem_team_t parent, int start, int stride, int size, const nvshmem_team_config_t *config, long mask, nvshmem_team_t *team) { return shmem_team_split_strided(parent, start, stride, size, config, mask, team); }
+static inline int nvshmem_team_split_2d(nvshmem_team_t parent, int xrange, const nvshmem_team_config_t *xconf, long xmask, nvshmem_team_t *xteam, const nvshmem_team_config_t *yconf, long ymask, nvshmem_team_t *yteam) { return shmem_team_split_2d(parent, xrange, xconf, xmask, xteam, yconf, ymask, yteam); }
+static inline void nvshmem_team_destroy(nvshmem_team_t team) { shmem_team_destroy(team); }
+static inline int nvshmem_team_get_config(nvshmem_team_t team, long mask, nvshmem_team_config_t *config) { return shmem_team_get_config(team, mask, config); }
+
+/* ---- Group forms the device API has no routine of its own for ----
+ * Strided and sized group transfers: the group's first thread moves the
+ * data, then the group meets, so every thread returns after the transfer
+ * (for _nbi: after it is posted) as the group forms promise. */
+#define OSHM_NV_LEADER_block (shmemd_thread_idx() == 0)
+#define OSHM_NV_LEADER_warp (shmemd_thread_idx() % SHMEMD_WARP_SIZE == 0)
+#define OSHM_NV_SYNC_block shmemd_block_sync()
+#define OSHM_NV_SYNC_warp shmemd_warp_sync()
+#define OSHM_NV_GROUP_STRIDED_(T, N, G)                                                          \
+    static inline void nvshmemx_##N##_iput_##G(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) \
+    {                                                                                           \
+        if (OSHM_NV_LEADER_##G)                                                                 \
+            shmemd_##N##_iput(dest, source, dst, sst, nelems, pe);                              \
+        OSHM_NV_SYNC_##G;                                                                       \
+    }                                                                                           \
+    static inline void nvshmemx_##N##_iget_##G(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) \
+    {                                                                                           \
+        if (OSHM_NV_LEADER_##G)                                                                 \
+            shmemd_##N##_iget(dest, source, dst, sst, nelems, pe);                              \
+        OSHM_NV_SYNC_##G;                                                                       \
+    }
+#define OSHM_NV_GROUP_STRIDED_BOTH_(T, N) OSHM_NV_GROUP_STRIDED_(T, N, block) OSHM_NV_GROUP_STRIDED_(T, N, warp)
+SHMEMD_RMA_TYPE_TABLE(OSHM_NV_GROUP_STRIDED_BOTH_)
+#undef OSHM_NV_GROUP_STRIDED_BOTH_
+#undef OSHM_NV_GROUP_STRIDED_
+#define OSHM_NV_GROUP_SIZED_(BITS, G)                                                           \
+    static inline void nvshmemx_put##BITS##_##G(void *d, const void *s, size_t n, int pe) { shmemd_putmem_##G(d, s, n * (BITS / 8), pe); } \
+    static inline void nvshmemx_get##BITS##_##G(void *d, const void *s, size_t n, int pe) { shmemd_getmem_##G(d, s, n * (BITS / 8), pe); } \
+    static inline void nvshmemx_put##BITS##_nbi_##G(void *d, const void *s, size_t n, int pe) { shmemd_putmem_nbi_##G(d, s, n * (BITS / 8), pe); } \
+    static inline void nvshmemx_get##BITS##_nbi_##G(void *d, const void *s, size_t n, int pe) { shmemd_getmem_nbi_##G(d, s, n * (BITS / 8), pe); } \
+    static inline void nvshmemx_put##BITS##_signal_##G(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v, int op, int pe) { nvshmemx_putmem_signal_##G(d, s, n * (BITS / 8), sig, v, op, pe); } \
+    static inline void nvshmemx_put##BITS##_signal_nbi_##G(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v, int op, int pe) { nvshmemx_putmem_signal_##G(d, s, n * (BITS / 8), sig, v, op, pe); } \
+    static inline void nvshmemx_iput##BITS##_##G(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) \
+    {                                                                                           \
+        if (OSHM_NV_LEADER_##G)                                                                 \
+            shmemd_iput##BITS(d, s, dst, sst, n, pe);                                           \
+        OSHM_NV_SYNC_##G;                                                                       \
+    }                                                                                           \
+    static inline void nvshmemx_iget##BITS##_##G(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) \
+    {                                                                                           \
+        if (OSHM_NV_LEADER_##G)                                                                 \
+            shmemd_iget##BITS(d, s, dst, sst, n, pe);                                           \
+        OSHM_NV_SYNC_##G;                                                                       \
+    }
+#define OSHM_NV_GROUP_SIZED_BOTH_(BITS, UNIT) OSHM_NV_GROUP_SIZED_(BITS, block) OSHM_NV_GROUP_SIZED_(BITS, warp)
+SHMEM_SIZED_TABLE(OSHM_NV_GROUP_SIZED_BOTH_)
+#undef OSHM_NV_GROUP_SIZED_BOTH_
+#undef OSHM_NV_GROUP_SIZED_
+static inline int nvshmemx_broadcastmem_block(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root) { return shmemd_broadcastmem_block(team, dest, source, nbytes, root); }
+static inline int nvshmemx_fcollectmem_block(nvshmem_team_t team, void *dest, const void *source, size_t nbytes) { return shmemd_fcollectmem_block(team, dest, source, nbytes); }
+static inline int nvshmemx_alltoallmem_block(nvshmem_team_t team, void *dest, const void *source, size_t nbytes) { return shmemd_alltoallmem_block(team, dest, source, nbytes); }
+static inline int nvshmem_broadcastmem(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root) { return shmemd_broadcastmem(team, dest, source, nbytes, root); }
+static inline int nvshmem_fcollectmem(nvshmem_team_t team, void *dest, const void *source, size_t nbytes) { return shmemd_fcollectmem(team, dest, source, nbytes); }
+static inline int nvshmem_alltoallmem(nvshmem_team_t team, void *dest, const void *source, size_t nbytes) { return shmemd_alltoallmem(team, dest, source, nbytes); }
+
+/* ---- Stream-ordered forms with no host routine of their own ----
+ * Each queues a one-thread kernel that runs the device routine, so it is
+ * ordered with the stream's kernels and meets their collectives. */
+struct oshm_nv_team_arg {
+    nvshmem_team_t team;
+};
+static inline void oshm_nv_sync_all_kernel(void *p) { (void)p; shmemd_sync_all(); }
+static inline void oshm_nv_team_sync_kernel(void *p) { shmemd_team_sync(((const struct oshm_nv_team_arg *)p)->team); }
+static inline void nvshmemx_sync_all_on_stream(cudaStream_t s) { shmemx_launch(oshm_nv_sync_all_kernel, 1, 1, NULL, 0, s); }
+static inline void nvshmemx_team_sync_on_stream(nvshmem_team_t team, cudaStream_t s)
+{
+    struct oshm_nv_team_arg a = {team};
+    shmemx_launch(oshm_nv_team_sync_kernel, 1, 1, &a, sizeof a, s);
+}
+struct oshm_nv_coll_arg {
+    nvshmem_team_t team;
+    void *dest;
+    const void *source;
+    size_t nbytes;
+    int root;
+};
+static inline void oshm_nv_broadcastmem_kernel(void *p) { const struct oshm_nv_coll_arg *a = p; shmemd_broadcastmem(a->team, a->dest, a->source, a->nbytes, a->root); }
+static inline void oshm_nv_fcollectmem_kernel(void *p) { const struct oshm_nv_coll_arg *a = p; shmemd_fcollectmem(a->team, a->dest, a->source, a->nbytes); }
+static inline void oshm_nv_alltoallmem_kernel(void *p) { const struct oshm_nv_coll_arg *a = p; shmemd_alltoallmem(a->team, a->dest, a->source, a->nbytes); }
+static inline int nvshmemx_broadcastmem_on_stream(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, int root, cudaStream_t s)
+{
+    struct oshm_nv_coll_arg a = {team, dest, source, nbytes, root};
+    return shmemx_launch(oshm_nv_broadcastmem_kernel, 1, 1, &a, sizeof a, s);
+}
+static inline int nvshmemx_fcollectmem_on_stream(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, cudaStream_t s)
+{
+    struct oshm_nv_coll_arg a = {team, dest, source, nbytes, 0};
+    return shmemx_launch(oshm_nv_fcollectmem_kernel, 1, 1, &a, sizeof a, s);
+}
+static inline int nvshmemx_alltoallmem_on_stream(nvshmem_team_t team, void *dest, const void *source, size_t nbytes, cudaStream_t s)
+{
+    struct oshm_nv_coll_arg a = {team, dest, source, nbytes, 0};
+    return shmemx_launch(oshm_nv_alltoallmem_kernel, 1, 1, &a, sizeof a, s);
+}
+static inline void nvshmemx_putmem_nbi_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t s) { shmemd_putmem_on_stream(dest, source, nbytes, pe, s); }
+static inline void nvshmemx_getmem_nbi_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t s) { shmemd_getmem_on_stream(dest, source, nbytes, pe, s); }
+static inline void nvshmemx_putmem_signal_nbi_on_stream(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t s) { shmemd_putmem_signal_on_stream(dest, source, nbytes, sig_addr, signal, sig_op, pe, s); }
+#define OSHM_NV_TYPED_ON_STREAM_(T, N)                                                          \
+    static inline void nvshmemx_##N##_put_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t s) { shmemd_##N##_put_on_stream(dest, source, nelems, pe, s); } \
+    static inline void nvshmemx_##N##_get_nbi_on_stream(T *dest, const T *source, size_t nelems, int pe, cudaStream_t s) { shmemd_##N##_get_on_stream(dest, source, nelems, pe, s); } \
+    static inline void nvshmemx_##N##_put_signal_on_stream(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t s) { shmemd_putmem_signal_on_stream(dest, source, nelems * sizeof(T), sig_addr, signal, sig_op, pe, s); } \
+    static inline void nvshmemx_##N##_put_signal_nbi_on_stream(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t s) { shmemd_putmem_signal_on_stream(dest, source, nelems * sizeof(T), sig_addr, signal, sig_op, pe, s); } \
+    struct oshm_nv_p_##N { T *dest; T value; int pe; };                                          \
+    static inline void oshm_nv_p_##N##_kernel(void *p) { const struct oshm_nv_p_##N *a = p; shmemd_##N##_p(a->dest, a->value, a->pe); } \
+    static inline void nvshmemx_##N##_p_on_stream(T *dest, T value, int pe, cudaStream_t s)    \
+    {                                                                                           \
+        struct oshm_nv_p_##N a = {dest, value, pe};                                             \
+        shmemx_launch(oshm_nv_p_##N##_kernel, 1, 1, &a, sizeof a, s);                           \
+    }                                                                                           \
+    static inline int nvshmemx_##N##_broadcast_on_stream(nvshmem_team_t team, T *dest, const T *source, size_t nelems, int root, cudaStream_t s) { return nvshmemx_broadcastmem_on_stream(team, dest, source, nelems * sizeof(T), root, s); } \
+    static inline int nvshmemx_##N##_fcollect_on_stream(nvshmem_team_t team, T *dest, const T *source, size_t nelems, cudaStream_t s) { return nvshmemx_fcollectmem_on_stream(team, dest, source, nelems * sizeof(T), s); } \
+    static inline int nvshmemx_##N##_alltoall_on_stream(nvshmem_team_t team, T *dest, const T *source, size_t nelems, cudaStream_t s) { return nvshmemx_alltoallmem_on_stream(team, dest, source, nelems * sizeof(T), s); }
+SHMEMD_RMA_TYPE_TABLE(OSHM_NV_TYPED_ON_STREAM_)
+#undef OSHM_NV_TYPED_ON_STREAM_
+#define OSHM_NV_WAIT_ON_STREAM_(T, N)                                                           \
+    struct oshm_nv_wait_##N { T *ivar; int cmp; T value; };                                     \
+    static inline void oshm_nv_wait_##N##_kernel(void *p) { const struct oshm_nv_wait_##N *a = p; shmemd_##N##_wait_until(a->ivar, a->cmp, a->value); } \
+    static inline void nvshmemx_##N##_wait_until_on_stream(T *ivar, int cmp, T value, cudaStream_t s) \
+    {                                                                                           \
+        struct oshm_nv_wait_##N a = {ivar, cmp, value};                                         \
+        shmemx_launch(oshm_nv_wait_##N##_kernel, 1, 1, &a, sizeof a, s);                        \
+    }
+SHMEM_P2P_TABLE(OSHM_NV_WAIT_ON_STREAM_)
+#undef OSHM_NV_WAIT_ON_STREAM_
+
 #endif

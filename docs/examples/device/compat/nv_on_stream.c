@@ -2,7 +2,8 @@
  * a kernel sums this PE's input into a partial sum, an all-reduce of the
  * partial sums runs in stream order (nvshmemx_int_sum_reduce_on_stream),
  * and a second kernel corrects the input when the global sum passes a
- * threshold and sums again; the host never waits between the three.
+ * threshold and sums again; a broadcast, a sync and a token passed around
+ * the ring follow in the same stream; the host never waits between them.
  *
  *   oshcc -o nv_on_stream nv_on_stream.c && oshrun -np 4 ./nv_on_stream
  */
@@ -51,6 +52,8 @@ int main(void)
     int *input = nvshmem_malloc(sizeof(int) * INPUT_NELEMS);
     int *partial_sum = nvshmem_malloc(sizeof(int));
     int *full_sum = nvshmem_malloc(sizeof(int));
+    int *copy = nvshmem_malloc(sizeof(int));   /* root's full sum, broadcast */
+    int *token = nvshmem_calloc(1, sizeof(int)); /* set by the previous PE */
     int input_h[INPUT_NELEMS];
     for (int i = 0; i < INPUT_NELEMS; i++)
         input_h[i] = (i + mype) % 3; /* PE's sum: about INPUT_NELEMS */
@@ -64,8 +67,16 @@ int main(void)
     cudaLaunchKernel(correct_accumulate, grid, block, args, 0, stream);
     nvshmemx_int_sum_reduce_on_stream(NVSHMEM_TEAM_WORLD, full_sum, partial_sum, 1, stream);
 
-    int result = 0;
+    /* More stream-ordered collectives and point-to-point: PE 0's sum to
+     * everyone, then a token around the ring, all without the host. */
+    nvshmemx_int_broadcast_on_stream(NVSHMEM_TEAM_WORLD, copy, full_sum, 1, 0, stream);
+    nvshmemx_sync_all_on_stream(stream);
+    nvshmemx_int_p_on_stream(token, mype + 1, (mype + 1) % npes, stream);
+    nvshmemx_int_wait_until_on_stream(token, NVSHMEM_CMP_EQ, (mype + npes - 1) % npes + 1, stream);
+
+    int result = 0, copied = 0;
     cudaMemcpyAsync(&result, full_sum, sizeof result, cudaMemcpyDeviceToHost, stream);
+    cudaMemcpyAsync(&copied, copy, sizeof copied, cudaMemcpyDeviceToHost, stream);
     cudaStreamSynchronize(stream);
 
     /* The same computation on the host. */
@@ -77,10 +88,13 @@ int main(void)
         for (int i = 0; i < INPUT_NELEMS; i++)
             second += (i + pe) % 3 - (first > THRESHOLD ? CORRECTION : 0);
     static long errors;
-    errors = result != second;
+    errors = result != second || copied != second;
     if (errors)
-        fprintf(stderr, "PE %d: full sum %d, expected %ld\n", mype, result, second);
+        fprintf(stderr, "PE %d: full sum %d, broadcast %d, expected %ld\n", mype, result, copied,
+                second);
     shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &errors, &errors, 1);
+    nvshmem_free(token);
+    nvshmem_free(copy);
     nvshmem_free(full_sum);
     nvshmem_free(partial_sum);
     nvshmem_free(input);

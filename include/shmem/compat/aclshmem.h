@@ -126,6 +126,10 @@ static inline int aclshmemx_set_attr_uniqueid_args(int my_pe, int n_pes, int64_t
     return rc;
 }
 static inline int aclshmem_finalize(void) { shmem_finalize(); return 0; }
+static inline int aclshmemx_finalize(void) { shmem_finalize(); return 0; }
+static inline void aclshmem_global_exit(int status) { shmem_global_exit(status); }
+static inline void aclshmem_info_get_version(int *major, int *minor) { shmem_info_get_version(major, minor); }
+static inline void aclshmem_info_get_name(char *name) { shmem_info_get_name(name); }
 static inline void *aclshmem_malloc(size_t size) { return shmemd_malloc(size); }
 static inline void *aclshmem_calloc(size_t count, size_t size) { return shmemd_calloc(count, size); }
 static inline void aclshmem_free(void *ptr) { shmemd_free(ptr); }

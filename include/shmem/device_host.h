@@ -69,6 +69,10 @@ int shmemd_set_attr_uniqueid_args(int rank, int nranks, const shmemd_uniqueid_t 
 int shmemd_init_attr(unsigned flags, shmemd_init_attr_t *attr);
 /* The device chosen at start-up. */
 int shmemd_device_id(void);
+/* 1 in a kernel's thread, 0 elsewhere: for the peers' routines that host
+ * and kernel code call under one name (nvshmem_team_my_pe, aclshmem_my_pe),
+ * which the compatibility headers route by it. */
+int shmemd_in_kernel(void);
 
 /* ---- Device memory (the symmetric device heap of shmemx_device_malloc) ---- */
 

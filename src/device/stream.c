@@ -82,6 +82,8 @@ static int start_engines(void)
     return rc;
 }
 
+OSHM_FN(int, shmemd_in_kernel, (void)) { return device_self != NULL; }
+
 struct device_thread *device_thread_of(const char *routine)
 {
     struct device_thread *t = device_self;

@@ -36,6 +36,13 @@ expect "PE killed by SIGSEGV ends the job" 139 "PE 1 \(pid [0-9]+\) was killed b
     -- "$OSHRUN" -np 4 "$FAULTS" signal 1
 expect "PE killed by SIGKILL, 8 PEs" 137 "PE 5 \(pid [0-9]+\) was killed by signal 9" 5 \
     -- "$OSHRUN" -np 8 "$FAULTS" signal 5 9
+# Two nodes over UCX tcp: SHMEM_TRANSPORT=auto then asks libfabric too, whose
+# providers install handlers of their own for SIGSEGV; the PE must still die
+# of its signal.
+if "$(dirname "$OSHRUN")/oshm_info" 2>/dev/null | grep -qi 'ucx'; then
+    expect "PE killed by SIGSEGV, two nodes over UCX tcp" 139 "PE 3 \(pid [0-9]+\) was killed by signal 11" 10 \
+        -- env SHMEM_NODE_ID=%2p UCX_TLS=tcp "$OSHRUN" -np 4 "$FAULTS" signal 3
+fi
 expect "first non-zero exit status is returned" 3 "PE 2 \(pid [0-9]+\) exited with status 3" 5 \
     -- "$OSHRUN" -np 3 "$FAULTS" exit 2 3
 expect "shmem_global_exit ends every PE with its status" 7 "PE 0 called shmem_global_exit with status 7" 5 \

@@ -13,6 +13,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 
 #include "util/log.h"
 
@@ -23,9 +24,61 @@ struct ofi_dl ofi_dl;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded = -1;
 
+/* The PSM providers' handlers are installed when libfabric is loaded and
+ * when it first initialises its providers (in fi_getinfo, and fi_fabric
+ * for some): each of these steps keeps the process's own handlers of the
+ * fatal signals, so a PE that crashes still dies of its signal (oshrun
+ * names it) instead of printing a backtrace and exiting 1, or hanging in
+ * the provider's handler, as a PE killed on another node of a job once
+ * did once SHMEM_TRANSPORT=auto asked libfabric which providers it has. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+#define N_FATAL (sizeof fatal_signals / sizeof *fatal_signals)
+
+struct fatal_handlers {
+    struct sigaction sa[N_FATAL];
+};
+
+static void fatal_save(struct fatal_handlers *h)
+{
+    for (size_t i = 0; i < N_FATAL; i++)
+        sigaction(fatal_signals[i], NULL, &h->sa[i]);
+}
+
+static void fatal_restore(const struct fatal_handlers *h)
+{
+    for (size_t i = 0; i < N_FATAL; i++)
+        sigaction(fatal_signals[i], &h->sa[i], NULL);
+}
+
+static int (*real_getinfo)(uint32_t, const char *, const char *, uint64_t, const struct fi_info *,
+                           struct fi_info **);
+static int (*real_fabric)(struct fi_fabric_attr *, struct fid_fabric **, void *);
+
+static int guarded_getinfo(uint32_t version, const char *node, const char *service, uint64_t flags,
+                           const struct fi_info *hints, struct fi_info **info)
+{
+    struct fatal_handlers h;
+    fatal_save(&h);
+    int rc = real_getinfo(version, node, service, flags, hints, info);
+    fatal_restore(&h);
+    return rc;
+}
+
+static int guarded_fabric(struct fi_fabric_attr *attr, struct fid_fabric **fabric, void *context)
+{
+    struct fatal_handlers h;
+    fatal_save(&h);
+    int rc = real_fabric(attr, fabric, context);
+    fatal_restore(&h);
+    return rc;
+}
+
 static void load(void)
 {
+    struct fatal_handlers h;
+    fatal_save(&h);
     void *lib = dlopen(OFI_DL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    fatal_restore(&h);
     if (!lib) {
         oshm_warn("libfabric cannot be loaded (%s): install libfabric1", dlerror());
         return;
@@ -43,6 +96,10 @@ static void load(void)
     OFI_DL_SYM(fabric, "fi_fabric")
     OFI_DL_SYM(strerror, "fi_strerror")
 #undef OFI_DL_SYM
+    real_getinfo = ofi_dl.getinfo;
+    real_fabric = ofi_dl.fabric;
+    ofi_dl.getinfo = guarded_getinfo;
+    ofi_dl.fabric = guarded_fabric;
     /* Never closed: providers keep threads and handlers of their own. */
     loaded = 0;
 }

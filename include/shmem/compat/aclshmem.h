@@ -35,6 +35,7 @@
 #include <shmem.h>
 #include <shmemx.h>
 #include <shmem/device.h>
+#include <shmem/compat/amo_wrappers.h>
 
 /* ---- Ascend C qualifiers and the runtime calls kernels' programs use ---- */
 #if !defined(__CCE_AICORE__) && !defined(__CCE_KT_TEST__)
@@ -360,23 +361,9 @@ SHMEMD_RMA_TYPE_TABLE(OSHM_ACL_RMA_)
 #define shmemx_barrier_vec aclshmemx_barrier_vec
 
 /* ---- Device: AMOs over CANN's 32/64-bit types (and float fetch/set/swap) ---- */
-#define OSHM_ACL_AMO_STD_(T, N, U)                                                              \
-    static inline T aclshmem_##N##_atomic_fetch_add(T *dest, T value, int32_t pe) { return shmemd_##N##_atomic_fetch_add(dest, value, pe); } \
-    static inline void aclshmem_##N##_atomic_add(T *dst, T value, int32_t pe) { shmemd_##N##_atomic_add(dst, value, pe); } \
-    static inline T aclshmem_##N##_atomic_fetch_inc(T *dest, int32_t pe) { return shmemd_##N##_atomic_fetch_inc(dest, pe); } \
-    static inline void aclshmem_##N##_atomic_inc(T *dst, int32_t pe) { shmemd_##N##_atomic_inc(dst, pe); } \
-    static inline T aclshmem_##N##_atomic_compare_swap(T *dest, T cond, T value, int32_t pe) { return shmemd_##N##_atomic_compare_swap(dest, cond, value, pe); }
-#define OSHM_ACL_AMO_EXT_(T, N, U)                                                              \
-    static inline T aclshmem_##N##_atomic_fetch(const T *source, int32_t pe) { return shmemd_##N##_atomic_fetch(source, pe); } \
-    static inline void aclshmem_##N##_atomic_set(T *dest, T value, int32_t pe) { shmemd_##N##_atomic_set(dest, value, pe); } \
-    static inline T aclshmem_##N##_atomic_swap(T *dest, T value, int32_t pe) { return shmemd_##N##_atomic_swap(dest, value, pe); }
-#define OSHM_ACL_AMO_BIT_(T, N, U)                                                              \
-    static inline T aclshmem_##N##_atomic_fetch_and(T *dest, T value, int32_t pe) { return shmemd_##N##_atomic_fetch_and(dest, value, pe); } \
-    static inline void aclshmem_##N##_atomic_and(T *dest, T value, int32_t pe) { shmemd_##N##_atomic_and(dest, value, pe); } \
-    static inline T aclshmem_##N##_atomic_fetch_or(T *dest, T value, int32_t pe) { return shmemd_##N##_atomic_fetch_or(dest, value, pe); } \
-    static inline void aclshmem_##N##_atomic_or(T *dest, T value, int32_t pe) { shmemd_##N##_atomic_or(dest, value, pe); } \
-    static inline T aclshmem_##N##_atomic_fetch_xor(T *dest, T value, int32_t pe) { return shmemd_##N##_atomic_fetch_xor(dest, value, pe); } \
-    static inline void aclshmem_##N##_atomic_xor(T *dest, T value, int32_t pe) { shmemd_##N##_atomic_xor(dest, value, pe); }
+#define OSHM_ACL_AMO_STD_(T, N, U) OSHM_COMPAT_AMO_STD(aclshmem, int32_t, T, N)
+#define OSHM_ACL_AMO_EXT_(T, N, U) OSHM_COMPAT_AMO_EXT(aclshmem, int32_t, T, N)
+#define OSHM_ACL_AMO_BIT_(T, N, U) OSHM_COMPAT_AMO_BIT(aclshmem, int32_t, T, N)
 SHMEM_AMO_STANDARD_TABLE(OSHM_ACL_AMO_STD_)
 SHMEM_AMO_EXTENDED_TABLE(OSHM_ACL_AMO_EXT_)
 SHMEM_AMO_BITWISE_TABLE(OSHM_ACL_AMO_BIT_)

@@ -28,6 +28,7 @@
 #include <shmem.h>
 #include <shmemx.h>
 #include <shmem/device.h>
+#include <shmem/compat/amo_wrappers.h>
 
 /* ---- CUDA C qualifiers, built-ins and runtime calls kernels' programs use ---- */
 #ifndef __global__
@@ -289,23 +290,9 @@ SHMEMD_RMA_TYPE_TABLE(OSHM_NV_RMA_)
 #undef OSHM_NV_RMA_ARGS_
 
 /* ---- Device: AMOs ---- */
-#define OSHM_NV_AMO_STD_(T, N, U)                                                               \
-    static inline T nvshmem_##N##_atomic_fetch_add(T *dest, T value, int pe) { return shmemd_##N##_atomic_fetch_add(dest, value, pe); } \
-    static inline void nvshmem_##N##_atomic_add(T *dest, T value, int pe) { shmemd_##N##_atomic_add(dest, value, pe); } \
-    static inline T nvshmem_##N##_atomic_fetch_inc(T *dest, int pe) { return shmemd_##N##_atomic_fetch_inc(dest, pe); } \
-    static inline void nvshmem_##N##_atomic_inc(T *dest, int pe) { shmemd_##N##_atomic_inc(dest, pe); } \
-    static inline T nvshmem_##N##_atomic_compare_swap(T *dest, T cond, T value, int pe) { return shmemd_##N##_atomic_compare_swap(dest, cond, value, pe); }
-#define OSHM_NV_AMO_EXT_(T, N, U)                                                               \
-    static inline T nvshmem_##N##_atomic_fetch(const T *source, int pe) { return shmemd_##N##_atomic_fetch(source, pe); } \
-    static inline void nvshmem_##N##_atomic_set(T *dest, T value, int pe) { shmemd_##N##_atomic_set(dest, value, pe); } \
-    static inline T nvshmem_##N##_atomic_swap(T *dest, T value, int pe) { return shmemd_##N##_atomic_swap(dest, value, pe); }
-#define OSHM_NV_AMO_BIT_(T, N, U)                                                               \
-    static inline T nvshmem_##N##_atomic_fetch_and(T *dest, T value, int pe) { return shmemd_##N##_atomic_fetch_and(dest, value, pe); } \
-    static inline void nvshmem_##N##_atomic_and(T *dest, T value, int pe) { shmemd_##N##_atomic_and(dest, value, pe); } \
-    static inline T nvshmem_##N##_atomic_fetch_or(T *dest, T value, int pe) { return shmemd_##N##_atomic_fetch_or(dest, value, pe); } \
-    static inline void nvshmem_##N##_atomic_or(T *dest, T value, int pe) { shmemd_##N##_atomic_or(dest, value, pe); } \
-    static inline T nvshmem_##N##_atomic_fetch_xor(T *dest, T value, int pe) { return shmemd_##N##_atomic_fetch_xor(dest, value, pe); } \
-    static inline void nvshmem_##N##_atomic_xor(T *dest, T value, int pe) { shmemd_##N##_atomic_xor(dest, value, pe); }
+#define OSHM_NV_AMO_STD_(T, N, U) OSHM_COMPAT_AMO_STD(nvshmem, int, T, N)
+#define OSHM_NV_AMO_EXT_(T, N, U) OSHM_COMPAT_AMO_EXT(nvshmem, int, T, N)
+#define OSHM_NV_AMO_BIT_(T, N, U) OSHM_COMPAT_AMO_BIT(nvshmem, int, T, N)
 SHMEM_AMO_STANDARD_TABLE(OSHM_NV_AMO_STD_)
 SHMEM_AMO_EXTENDED_TABLE(OSHM_NV_AMO_EXT_)
 SHMEM_AMO_BITWISE_TABLE(OSHM_NV_AMO_BIT_)

@@ -26,22 +26,9 @@ static size_t pending_len;
 static struct oshm_kvstore store;
 static const char *peer_name = "oshrun"; /* the launcher's end, in messages */
 
-/* A closed connection is an error to report, not a SIGPIPE that ends the
- * process without a word (a rendezvous that refused this PE closes it). */
-static int send_all(const void *buf, size_t len)
-{
-    const char *p = buf;
-    while (len) {
-        ssize_t n = send(launcher_fd, p, len, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
+/* A rendezvous that refused this PE closes the connection: an error to
+ * report (boot_wire_send_all). */
+static int send_all(const void *buf, size_t len) { return boot_wire_send_all(launcher_fd, buf, len); }
 
 static int send_msg(uint32_t type, const void *payload, size_t len)
 {

@@ -94,10 +94,10 @@ static void reply_all(struct server *s)
     for (int r = 0; r < s->size; r++) {
         struct member *m = &s->m[r];
         h.rank = (uint32_t)r;
-        bool ok = boot_wire_write_all(m->fd, &h, sizeof h) == 0;
+        bool ok = boot_wire_send_all(m->fd, &h, sizeof h) == 0;
         for (int q = 0; ok && q < s->size; q++)
-            ok = boot_wire_write_all(m->fd, &s->m[q].gather_len, 8) == 0 &&
-                 boot_wire_write_all(m->fd, s->m[q].gather, s->m[q].gather_len) == 0;
+            ok = boot_wire_send_all(m->fd, &s->m[q].gather_len, 8) == 0 &&
+                 boot_wire_send_all(m->fd, s->m[q].gather, s->m[q].gather_len) == 0;
         if (!ok) {
             fprintf(stderr, "shmem: the unique id's rendezvous lost rank %d\n", r);
             end_job(s, 1);

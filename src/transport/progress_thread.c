@@ -1,7 +1,11 @@
 #include "transport/progress_thread.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/log.h"
 
@@ -12,20 +16,84 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* Polls the target until a burst of messages is over. */
-static void serve(struct progress_thread *t)
+/* CPU time of the calling thread: what the scheduler charges it. */
+static uint64_t thread_cpu_ns(void)
 {
-    for (uint64_t last = now_ns();;) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void nap_ns(uint64_t ns)
+{
+    struct timespec nap = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    nanosleep(&nap, NULL);
+}
+
+/* sched_setattr's argument (linux/sched/types.h, not in every libc). */
+struct sched_attr_v1 {
+    uint32_t size, policy;
+    uint64_t flags;
+    int32_t nice;
+    uint32_t priority;
+    uint64_t runtime, deadline, period;
+};
+
+/* Linux's EEVDF scheduler (6.6 and later) lets a woken thread run at once
+ * only if its deadline comes first; with the default slice (a few ms) a
+ * wake-up could wait behind the computing thread. A short slice (granted
+ * without privilege since Linux 6.12; older kernels ignore the runtime)
+ * makes the thread's deadline early. */
+static void ask_short_slice(void)
+{
+#ifdef SYS_sched_setattr
+    /* The call sets the nice value too: keep the one the program runs at
+     * (`nice -n -5 oshrun ...` must not leave this thread behind). */
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, 0);
+    if (errno)
+        nice = 0;
+    struct sched_attr_v1 a = {.size = sizeof a, .policy = 0 /* SCHED_OTHER */,
+                              .nice = nice, .runtime = PROGRESS_THREAD_SLICE_NS};
+    (void)syscall(SYS_sched_setattr, 0, &a, 0);
+#endif
+}
+
+/* Polls the target until a burst of messages is over, or for at most
+ * PROGRESS_THREAD_BURST_NS; returns the CPU time that took (what the
+ * scheduler charges the thread; the wall time also counts time it gave the
+ * core to others). */
+static uint64_t serve(struct progress_thread *t)
+{
+    uint64_t start = now_ns(), cpu = thread_cpu_ns();
+    for (uint64_t last = start;;) {
+        uint64_t now = now_ns();
+        if (now - start > PROGRESS_THREAD_BURST_NS)
+            break;
         if (t->poll())
             last = now_ns();
-        else if (t->oversubscribed || now_ns() - last > PROGRESS_THREAD_LINGER_NS)
-            return;
+        else if (t->oversubscribed || now - last > PROGRESS_THREAD_LINGER_NS)
+            break;
     }
+    return thread_cpu_ns() - cpu;
+}
+
+/* After a burst that took CPU time SERVED: rest twice as long (the thread
+ * then takes at most a third of a core it shares, and keeps its lag), but
+ * not after a short burst, and never longer than PROGRESS_THREAD_REST_MAX_NS
+ * (one poll of a connection being set up can take milliseconds). */
+static void rest_after(uint64_t served)
+{
+    uint64_t rest = 2 * served;
+    if (rest <= PROGRESS_THREAD_REST_FREE_NS)
+        return;
+    nap_ns(rest < PROGRESS_THREAD_REST_MAX_NS ? rest : PROGRESS_THREAD_REST_MAX_NS);
 }
 
 static void *run(void *arg)
 {
     struct progress_thread *t = arg;
+    ask_short_slice();
     if (t->begin)
         t->begin();
     uint64_t seen = atomic_load_explicit(&t->app_polls, memory_order_relaxed);
@@ -38,7 +106,7 @@ static void *run(void *arg)
             continue;
         }
         while (!progress_thread_stopping(t)) {
-            serve(t);
+            rest_after(serve(t));
             t->sleep();
             now = atomic_load_explicit(&t->app_polls, memory_order_relaxed);
             if (now != seen) { /* the program is back: it takes this message */

@@ -12,6 +12,18 @@
  * its completion), and sleeps between bursts as the backend can (UCX in
  * its worker's event descriptor, libfabric a short nap), until the program
  * is back.
+ *
+ * The thread wakes on a core where the program computes, and must get it at
+ * once (docs/multinode.md, "Progress"): it asks for a short time slice,
+ * serves at most PROGRESS_THREAD_BURST_NS at a stretch and then rests twice
+ * as long as it served. A flood of peers' operations so takes no more than
+ * a third of the program's core, and the thread keeps the standing (EEVDF's
+ * lag) that lets its next wake-up preempt the computing thread at once
+ * rather than at that thread's next tick (4 ms at HZ=250): a thread that
+ * served 180 us at a stretch was measured waiting 4 ms for its next turn. (A real-time
+ * priority would preempt for sure, but it spins on UCX's internal
+ * spinlocks while their holder, an ordinary thread, cannot run: measured,
+ * the job stalled a second.)
  */
 #ifndef OSHM_TRANSPORT_PROGRESS_THREAD_H
 #define OSHM_TRANSPORT_PROGRESS_THREAD_H
@@ -25,6 +37,12 @@
  * operation waits before the thread takes over. */
 #define PROGRESS_THREAD_WATCH_NS 200000
 #define PROGRESS_THREAD_LINGER_NS 20000
+#define PROGRESS_THREAD_BURST_NS 50000
+#define PROGRESS_THREAD_REST_FREE_NS 40000
+#define PROGRESS_THREAD_REST_MAX_NS 200000
+/* The time slice the thread asks for without a real-time priority (the
+ * kernel's least is 100 us). */
+#define PROGRESS_THREAD_SLICE_NS 100000
 
 struct progress_thread {
     /* The backend's, set before start. */

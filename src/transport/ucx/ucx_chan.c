@@ -20,8 +20,6 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -296,9 +294,6 @@ unsigned ucx_progress(void)
  * the program handles anyway (measured: 12 times slower at 4 PEs on 2
  * cores). */
 
-/* The scheduler's slice the thread asks for (the kernel's least is 100 us). */
-#define UCX_THREAD_SLICE_NS 100000
-
 static int thread_efd = -1;
 
 static unsigned thread_poll(void)
@@ -333,40 +328,8 @@ static void sleep_for_message(void)
     nanosleep(&pause, NULL);
 }
 
-/* sched_setattr's argument (linux/sched/types.h, not in every libc). */
-struct sched_attr_v1 {
-    uint32_t size, policy;
-    uint64_t flags;
-    int32_t nice;
-    uint32_t priority;
-    uint64_t runtime, deadline, period;
-};
-
-/* The thread wakes on a core where the program computes. Linux's EEVDF
- * scheduler (6.6 and later) lets a woken thread run at once only if its
- * deadline comes first, and with the default 3 ms slice a wake-up can wait
- * milliseconds behind the computing thread. A short slice (granted without
- * privilege since Linux 6.12; older kernels ignore the runtime) makes the
- * thread's deadline early, and it needs no more than that. Measured on
- * 2 busy cores: fewer wake-ups over 1 ms; some remain over tcp. */
-static void ask_short_slice(void)
-{
-#ifdef SYS_sched_setattr
-    /* The call sets the nice value too: keep the one the program runs at
-     * (`nice -n -5 oshrun ...` must not leave this thread behind). */
-    errno = 0;
-    int nice = getpriority(PRIO_PROCESS, 0);
-    if (errno)
-        nice = 0;
-    struct sched_attr_v1 a = {.size = sizeof a, .policy = 0 /* SCHED_OTHER */,
-                              .nice = nice, .runtime = UCX_THREAD_SLICE_NS};
-    (void)syscall(SYS_sched_setattr, 0, &a, 0);
-#endif
-}
-
 static void thread_begin(void)
 {
-    ask_short_slice();
     thread_efd = -1;
     pthread_mutex_lock(&ucx.target_lock);
     ucs_status_t st = ucp_worker_get_efd(ucx.target, &thread_efd);

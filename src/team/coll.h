@@ -4,14 +4,15 @@
  * it). No call allocates on its fast path: private scratch comes from a
  * per-thread pool that grows to the largest call seen (coll_pool.c).
  *
- *   broadcast  (coll_bcast.c) active-set form: every PE first tells the
- *              root it has entered; up to OSHM_BCAST_PUSH_MAX_BYTES the root
- *              then pushes, put + signal, flat up to OSHM_BCAST_FLAT_MAX_PES
- *              PEs, else down a binomial tree, and nobody answers. Larger,
- *              and always for teams (whose words the next call may reuse at
- *              once, so a signal could belong to a later call): pulled,
- *              the root posts ready, every PE gets the root's source at once
- *              and tells the root, which waits for all.
+ *   broadcast  (coll_bcast.c) active-set form up to
+ *              OSHM_BCAST_PUSH_MAX_BYTES: the root pushes at once, put +
+ *              signal, flat up to OSHM_BCAST_FLAT_MAX_PES PEs, else down a
+ *              binomial tree; each receiver tells the root, which leaves
+ *              when all have. Larger, and always for teams (whose words the
+ *              next call may reuse at once, so a signal could belong to a
+ *              later call): pulled, the root posts ready, every PE gets the
+ *              root's source at once and tells the root, which waits for
+ *              all.
  *   reduce     (coll_reduce.c) up to OSHM_REDUCE_WHOLE_MAX_BYTES (or fewer
  *              elements than PEs): every PE combines the whole vector from
  *              the peers' mapped sources; above: reduce-scatter + allgather,
@@ -32,9 +33,12 @@
  * (every destination is free) and ends with quiet and a barrier; active sets
  * skip the first (their rules make dest ready) and end with a signal to
  * every PE and one wait for the others' (coll.c). A routine never reads a
- * peer's source before that peer has entered the call, and in the active-set
- * form no PE leaves a call before every PE has entered it (programs that
- * alternate two pSync arrays without a barrier between calls rely on it).
+ * peer's source before that peer has entered the call. In the active-set
+ * form the collect family and reductions also leave only once every PE has
+ * entered; a broadcast's receivers leave as soon as they have the data
+ * (Sandia OpenSHMEM's do too): the specification lets a program reuse a
+ * pSync array only once every collective that used it has completed on
+ * every PE, e.g. after a barrier.
  */
 #ifndef OSHM_TEAM_COLL_H
 #define OSHM_TEAM_COLL_H

@@ -19,20 +19,6 @@ static void take(int64_t *word, int64_t idle, int64_t units)
               "broadcast");
 }
 
-/* Active sets: every PE tells the root that it has entered, and the root
- * goes on once all have. So no PE leaves a broadcast before every PE has
- * entered it, as with every other collective here: programs that alternate
- * two pSync arrays between calls without a barrier rely on it (a PE in the
- * next call may write into the dest of a PE still in this one otherwise). */
-static void gather_entries(const struct oshm_pe_set *s, int root)
-{
-    int64_t *entered = &s->sync[OSHM_SYNC_DONE_WORD];
-    if (s->my_index == root)
-        take(entered, s->idle, s->size - 1);
-    else
-        post(entered, oshm_set_pe(s, root));
-}
-
 /* Pull: the root tells each PE that its source is ready, each PE copies it
  * (all at once, each on its own core) and tells the root, and only the root
  * waits, for everyone: it may not change its source before all have read
@@ -61,13 +47,23 @@ static void push_to(const struct oshm_pe_set *s, void *dest, const void *from, s
     post(&s->sync[OSHM_SYNC_RELEASE_WORD], pe);
 }
 
-/* Push (after gather_entries, so every dest is free): a PE puts the data
- * into each child's dest and then signals it; nobody answers. Flat up to
- * OSHM_BCAST_FLAT_MAX_PES, else down a binomial tree. */
+/* Active sets, up to OSHM_BCAST_PUSH_MAX_BYTES: the root puts the data
+ * into each child's dest and signals it at once, flat up to
+ * OSHM_BCAST_FLAT_MAX_PES PEs, else down a binomial tree (a PE forwards
+ * from its dest); every receiver then tells the root and leaves, and the
+ * root leaves once all have. No PE waits for the others to enter: the
+ * specification makes every dest ready before anyone calls, and lets a
+ * program reuse a pSync array only once every collective that used it has
+ * completed on every PE (after a barrier, say). The root's wait means that
+ * every receiver's pSync words are at rest again before the root can start
+ * another broadcast. Sandia OpenSHMEM's linear
+ * broadcast is the same protocol; waiting for every PE to enter first (the
+ * previous design) cost 4 times as long at 4 PEs (docs/performance.md). */
 static void bcast_push(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                        int root)
 {
     int64_t *ready = &s->sync[OSHM_SYNC_RELEASE_WORD];
+    int64_t *done = &s->sync[OSHM_SYNC_DONE_WORD];
     int n = s->size, r = (s->my_index - root + n) % n;
     const void *from = r == 0 ? source : dest;
     if (r)
@@ -75,24 +71,27 @@ static void bcast_push(const struct oshm_pe_set *s, void *dest, const void *sour
     if (n <= OSHM_BCAST_FLAT_MAX_PES) {
         for (int c = r ? n : 1; c < n; c++)
             push_to(s, dest, from, bytes, (root + c) % n);
-        return;
+    } else {
+        /* Binomial: the children of r are r + m for each power of two m
+         * below r's lowest set bit, the farthest (the largest subtree)
+         * first. */
+        int low = 1;
+        while (low < n && !(r & low))
+            low <<= 1;
+        for (int m = low >> 1; m >= 1; m >>= 1)
+            if (r + m < n)
+                push_to(s, dest, from, bytes, (root + r + m) % n);
     }
-    /* Binomial: the children of r are r + m for each power of two m below
-     * r's lowest set bit, the farthest (the largest subtree) first. */
-    int low = 1;
-    while (low < n && !(r & low))
-        low <<= 1;
-    for (int m = low >> 1; m >= 1; m >>= 1)
-        if (r + m < n)
-            push_to(s, dest, from, bytes, (root + r + m) % n);
+    if (r)
+        post(done, oshm_set_pe(s, root));
+    else
+        take(done, s->idle, n - 1);
 }
 
 void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                     int root, enum oshm_coll_form form)
 {
     if (s->size > 1) {
-        if (form == OSHM_COLL_ACTIVE_SET)
-            gather_entries(s, root);
         if (form == OSHM_COLL_ACTIVE_SET && bytes <= OSHM_BCAST_PUSH_MAX_BYTES)
             bcast_push(s, dest, source, bytes, root);
         else

@@ -96,9 +96,14 @@ static void test_mem_and_generic(void)
     vv_case_end("9.9", "mem forms and generic names", "mem long");
 }
 
-/* Deprecated active-set forms: on all PEs and on the even PEs. */
+/* Deprecated active-set forms: on all PEs and on the even PEs. Two pSync
+ * arrays alternate; a pSync array is reused only after every collective
+ * that used it has completed on every PE (the specification's rule), which
+ * the barrier on a third array between each pair of calls ensures. */
 static long psync[SHMEM_COLLECT_SYNC_SIZE];
 static long psync2[SHMEM_BCAST_SYNC_SIZE];
+static long psync_bar[SHMEM_BARRIER_SYNC_SIZE];
+#define PAIR_DONE() shmem_barrier(start, log_stride, size, psync_bar)
 
 static void test_active_set(int start, int log_stride, int size)
 {
@@ -123,22 +128,27 @@ static void test_active_set(int start, int log_stride, int size)
         shmem_broadcast64(d64, s64, 4, size - 1, start, log_stride, size, psync2);
         if (idx != size - 1)
             VV_CHECK(d64[2] == (int64_t)(size - 1) * 1000000000000LL + 2, "broadcast64");
+        PAIR_DONE();
         shmem_fcollect32(d32, s32, 2, start, log_stride, size, psync);
         VV_CHECK(d32[2 * (size - 1) + 1] == (size - 1) * 10 + 1, "fcollect32");
         shmem_collect64(d64, s64, (size_t)(idx % 2 + 1), start, log_stride, size, psync2);
         VV_CHECK(d64[0] == 0, "collect64");
+        PAIR_DONE();
         shmem_collect32(d32, s32, 1, start, log_stride, size, psync);
         VV_CHECK(d32[size - 1] == (size - 1) * 10, "collect32");
         shmem_fcollect64(d64, s64, 1, start, log_stride, size, psync2);
         VV_CHECK(d64[size - 1] == (int64_t)(size - 1) * 1000000000000LL, "fcollect64");
+        PAIR_DONE();
         shmem_alltoall32(d32, s32, 1, start, log_stride, size, psync);
         VV_CHECK(d32[size - 1] == (size - 1) * 10 + idx, "alltoall32");
         shmem_alltoall64(d64, s64, 1, start, log_stride, size, psync2);
         VV_CHECK(d64[0] == idx, "alltoall64");
+        PAIR_DONE();
         shmem_alltoalls32(d32, s32, 1, 1, 1, start, log_stride, size, psync);
         VV_CHECK(d32[size - 1] == (size - 1) * 10 + idx, "alltoalls32");
         shmem_alltoalls64(d64, s64, 1, 1, 1, start, log_stride, size, psync2);
         VV_CHECK(d64[0] == idx, "alltoalls64");
+        PAIR_DONE();
         shmem_barrier(start, log_stride, size, psync);
         shmem_sync(start, log_stride, size, psync2);
         for (int i = 0; i < SHMEM_SYNC_SIZE; i++)
@@ -157,6 +167,8 @@ int main(void)
     shmem_init();
     for (int i = 0; i < SHMEM_SYNC_SIZE; i++)
         psync[i] = psync2[i] = SHMEM_SYNC_VALUE;
+    for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++)
+        psync_bar[i] = SHMEM_SYNC_VALUE;
     int n = VV_NPES;
     shmem_barrier_all();
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (n + 1) / 2, NULL, 0, &evens);

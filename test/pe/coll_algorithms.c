@@ -13,7 +13,8 @@
  *              lengths of 1, fewer than the PEs, around 2 KiB, across 32 KiB
  *              blocks and up to 1 MiB; in place (dest == source) and not;
  *   collect, fcollect, alltoall on strided teams and active sets;
- *   active-set calls back to back alternating two pSync arrays.
+ *   active-set calls alternating two pSync arrays (a barrier before each
+ *   reuse, as the specification asks), two calls back to back between.
  * COLL_ALGORITHMS_QUICK=1 keeps only the short cases (for 64 PEs on a few
  * cores); SHMEM_COLL_* variables force an algorithm (coll_algorithms.cmake).
  */
@@ -287,12 +288,15 @@ static void run_collects(const struct set *s)
         run_collects_of(s, k == 0 ? 3 : k == 1 ? 1 : 700, k == 0);
 }
 
-/* Active-set calls back to back, alternating two pSync arrays with no
- * barrier between them, each call writing the dest of the call two before
- * it: a PE in call k + 1 may have left call k, so every PE must have
- * entered call k, hence left call k - 1 and read its result (checked as
- * soon as each call returns). */
+/* Active-set calls alternating two pSync arrays, each call writing the dest
+ * of the call two before it. The specification lets a program reuse a pSync
+ * array once every collective that used it has completed on every PE, which
+ * a barrier ensures: so a barrier (on a pSync of its own) comes before each
+ * reuse, and between two barriers two collectives on different pSync arrays
+ * run back to back, the second started while slower PEs may still be in
+ * the first. Each result is checked as soon as its call returns. */
 static long psync_b[SHMEM_REDUCE_SYNC_SIZE];
+static long psync_bar[SHMEM_BARRIER_SYNC_SIZE];
 
 static void run_alternating(const struct set *s)
 {
@@ -315,6 +319,7 @@ static void run_alternating(const struct set *s)
             if (idx != root2)
                 CHECK(db[1] == (s->start + root2 * s->stride) * 1000 + base + 3,
                       "round %d second broadcast: %ld", round, db[1]);
+            shmem_barrier(s->start, s->log_stride, s->size, psync_bar);
             shmem_fcollect64(da, sr, 1, s->start, s->log_stride, s->size, psync);
             for (int k = 0; k < s->size; k++)
                 CHECK(da[k] == (s->start + k * s->stride) * 1000 + base,
@@ -323,6 +328,7 @@ static void run_alternating(const struct set *s)
             for (int k = 0; k < s->size; k++)
                 CHECK(db[k] == (s->start + k * s->stride) * 1000 + base + idx,
                       "round %d alltoall [%d]: %ld", round, k, db[k]);
+            shmem_barrier(s->start, s->log_stride, s->size, psync_bar);
             shmem_collect64(da, sr, 1, s->start, s->log_stride, s->size, psync);
             for (int k = 0; k < s->size; k++)
                 CHECK(da[k] == (s->start + k * s->stride) * 1000 + base,
@@ -332,6 +338,7 @@ static void run_alternating(const struct set *s)
             for (int k = 0; k < s->size; k++)
                 want += (s->start + k * s->stride) * 1000 + base;
             CHECK(db[0] == want, "round %d sum: %ld, want %ld", round, db[0], want);
+            shmem_barrier(s->start, s->log_stride, s->size, psync_bar);
         }
     }
     shmem_barrier_all();
@@ -346,6 +353,8 @@ int main(void)
     quick = q && *q == '1';
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
         psync[i] = psync_b[i] = SHMEM_SYNC_VALUE;
+    for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++)
+        psync_bar[i] = SHMEM_SYNC_VALUE;
     src = shmem_malloc(MAX_ELEMS * 16 + 64);
     dst = shmem_malloc(MAX_ELEMS * 16 + 64);
     CHECK(src && dst, "shmem_malloc");

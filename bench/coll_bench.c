@@ -1,10 +1,13 @@
 /*
- * Collectives over all PEs, 8 B to 32 KiB per PE (to 1 MiB for broadcast
+ * Collectives over all PEs, 4 B to 32 KiB per PE (to 1 MiB for broadcast
  * and the reduction, where algorithms change with size): broadcast, collect,
  * fcollect, alltoall and a sum reduction, through the active-set routines
  * that OpenSHMEM 1.4 and 1.5 implementations share (so the same source
- * compares both). Each collective is followed by a barrier (the active-set
- * routines may reuse pSync only after one), included in the time. Where 1.5
+ * compares both). The OSU micro-benchmarks' method (osu_oshm_broadcast and
+ * its siblings): per size, untimed warm-up calls, then timed ones; only the
+ * call is timed, a barrier follows each (outside the time; the active-set
+ * routines may reuse pSync only after one), two pSync arrays alternate, and
+ * the row is each PE's average call time averaged over the PEs. Where 1.5
  * is available, also the one-way latency of put-with-signal.
  *   oshrun -np N coll_bench
  */
@@ -15,18 +18,34 @@
 
 #define MAX_BYTES 32768
 #define MAX_BYTES_LARGE (1 << 20) /* broadcast and reduce */
-#define ITERS 200
-#define ITERS_LARGE 20 /* above MAX_BYTES */
+/* OSU's counts for collectives: 200 untimed and 1,000 timed calls up to
+ * 8 KiB, 10 and 100 above. */
+#define SKIP 200
+#define ITERS 1000
+#define SKIP_LARGE 10
+#define ITERS_LARGE 100
 
-static long psync[SHMEM_REDUCE_SYNC_SIZE];
+static long psync[2][SHMEM_REDUCE_SYNC_SIZE];
 static long pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE + MAX_BYTES_LARGE / 16];
+
+static void collective(int op, long *dst, const long *src, size_t nlong, int n, long *ps)
+{
+    switch (op) {
+    case 0: shmem_broadcast64(dst, src, nlong, 0, 0, 0, n, ps); break;
+    case 1: shmem_collect64(dst, src, nlong, 0, 0, n, ps); break;
+    case 2: shmem_fcollect64(dst, src, nlong, 0, 0, n, ps); break;
+    case 3: shmem_alltoall64(dst, src, nlong, 0, 0, n, ps); break;
+    default: shmem_long_sum_to_all(dst, src, (int)nlong, 0, 0, n, pwrk, ps);
+    }
+}
 
 int main(void)
 {
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
-    for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
-        psync[i] = SHMEM_SYNC_VALUE;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
+            psync[k][i] = SHMEM_SYNC_VALUE;
     size_t room = MAX_BYTES * (size_t)n > MAX_BYTES_LARGE ? MAX_BYTES * (size_t)n : MAX_BYTES_LARGE;
     long *src = shmem_malloc(room);
     long *dst = shmem_malloc(room);
@@ -40,21 +59,20 @@ int main(void)
         size_t max = op == 0 || op == 4 ? MAX_BYTES_LARGE : MAX_BYTES;
         for (size_t bytes = 8; bytes <= max; bytes *= 4) {
             size_t nlong = bytes / 8;
-            int iters = bytes > MAX_BYTES ? ITERS_LARGE : ITERS;
-            double t;
+            int large = bytes > BENCH_LARGE_MESSAGE;
+            int skip = large ? SKIP_LARGE : SKIP, iters = large ? ITERS_LARGE : ITERS;
+            double timer = 0;
             shmem_barrier_all();
-            BENCH_BEST_OF_3(t, for (int i = 0; i < iters; i++) {
-                switch (op) {
-                case 0: shmem_broadcast64(dst, src, nlong, 0, 0, 0, n, psync); break;
-                case 1: shmem_collect64(dst, src, nlong, 0, 0, n, psync); break;
-                case 2: shmem_fcollect64(dst, src, nlong, 0, 0, n, psync); break;
-                case 3: shmem_alltoall64(dst, src, nlong, 0, 0, n, psync); break;
-                default: shmem_long_sum_to_all(dst, src, (int)nlong, 0, 0, n, pwrk, psync);
-                }
+            for (int i = 0; i < skip + iters; i++) {
+                double t0 = bench_now_us();
+                collective(op, dst, src, nlong, n, psync[i % 2]);
+                if (i >= skip)
+                    timer += bench_now_us() - t0;
                 shmem_barrier_all();
-            });
+            }
+            double t = bench_average_over_pes(timer / iters);
             if (me == 0)
-                printf("%-12zu %14.3f\n", bytes, t / iters);
+                printf("%-12zu %14.3f\n", bytes, t);
         }
     }
 #if BENCH_HAVE_1_5
@@ -71,7 +89,7 @@ int main(void)
             if (me < 2) {
                 int peer = 1 - me;
                 uint64_t round = 0;
-                BENCH_BEST_OF_3(t, for (int i = 0; i < 10000; i++) {
+                BENCH_OSU_LOOP(t, bench_skip(bytes), bench_iters(bytes), {
                     round++;
                     if (me == 0) {
                         shmem_putmem_signal(dst, src, bytes, &sig, round, SHMEM_SIGNAL_SET, peer);
@@ -83,7 +101,7 @@ int main(void)
                 });
             }
             if (me == 0)
-                printf("%-12zu %14.3f\n", bytes, t / 10000 / 2);
+                printf("%-12zu %14.3f\n", bytes, t / 2);
         }
     }
 #endif

@@ -122,7 +122,9 @@ void oshm_boot_uid_disarm(void) { pending.armed = false; }
 static struct oshm_boot_ops uid_ops;
 static pthread_t watcher;
 static int watch_fd = -1;
-static atomic_bool finalizing;
+/* This process leaves by itself (finalize, or an abort whose own status it
+ * exits with): rank 0 closing the connection then is no news. */
+static atomic_bool leaving;
 
 /* Other PEs may wait in a barrier of the transport while the job ends (a
  * rank aborted, rank 0 died): no launcher kills them, so each watches its
@@ -133,7 +135,7 @@ static void *watch(void *arg)
     struct pollfd p = {.fd = watch_fd, .events = POLLRDHUP};
     while (poll(&p, 1, -1) < 0 && errno == EINTR)
         ;
-    if (!atomic_load(&finalizing)) {
+    if (!atomic_load(&leaving)) {
         fprintf(stderr, "shmem[PE %d]: rank 0's rendezvous closed the connection: the job "
                         "ended, or this process is no member (wrong unique id or secret)\n",
                 oshm_boot.rank);
@@ -173,9 +175,17 @@ static int uid_fence(void)
     return oshm_boot_launcher_ops.fence();
 }
 
+/* Rank 0 ends the job when it hears of the abort and closes every
+ * connection, this one too, possibly before this process exits with STATUS. */
+static void uid_abort(int status, const char *message)
+{
+    atomic_store(&leaving, true);
+    oshm_boot_launcher_ops.abort(status, message);
+}
+
 static void uid_finalize(void)
 {
-    atomic_store(&finalizing, true);
+    atomic_store(&leaving, true);
     oshm_boot_launcher_ops.finalize();
     if (threads_started) {
         /* Rank 0 hosts the rendezvous: it stays until every rank has left. */
@@ -212,8 +222,9 @@ int oshm_boot_uid_init(void)
     uid_ops.name = "unique id";
     uid_ops.fence = uid_fence;
     uid_ops.finalize = uid_finalize;
+    uid_ops.abort = uid_abort;
     oshm_boot.ops = &uid_ops;
-    atomic_store(&finalizing, false);
+    atomic_store(&leaving, false);
     threads_started = false;
     watch_fd = dup(fd);
     if (watch_fd < 0) {

@@ -124,7 +124,7 @@ static pthread_t watcher;
 static int watch_fd = -1;
 /* This process leaves by itself (finalize, or an abort whose own status it
  * exits with): rank 0 closing the connection then is no news. */
-static atomic_bool leaving;
+static atomic_bool leaving, aborting;
 
 /* Other PEs may wait in a barrier of the transport while the job ends (a
  * rank aborted, rank 0 died): no launcher kills them, so each watches its
@@ -135,6 +135,10 @@ static void *watch(void *arg)
     struct pollfd p = {.fd = watch_fd, .events = POLLRDHUP};
     while (poll(&p, 1, -1) < 0 && errno == EINTR)
         ;
+    /* The aborting thread is about to _exit with its status: a watcher that
+     * returned would be a finished thread nobody joins. */
+    while (atomic_load(&aborting))
+        pause();
     if (!atomic_load(&leaving)) {
         fprintf(stderr, "shmem[PE %d]: rank 0's rendezvous closed the connection: the job "
                         "ended, or this process is no member (wrong unique id or secret)\n",
@@ -179,7 +183,7 @@ static int uid_fence(void)
  * connection, this one too, possibly before this process exits with STATUS. */
 static void uid_abort(int status, const char *message)
 {
-    atomic_store(&leaving, true);
+    atomic_store(&aborting, true);
     oshm_boot_launcher_ops.abort(status, message);
 }
 

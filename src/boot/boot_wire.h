@@ -55,39 +55,35 @@ struct boot_wire_hdr {
 /* A PE on another host reads the secret, one line, from this descriptor. */
 #define OSHRUN_ENV_SECRET_FD OSHM_ENV_NAME(OSHRUN_SECRET_FD)
 
-/* Blocking full read/write; 0 on success, -1 on error or EOF. */
+/* Blocking full write; 0 on success, -1 on error or EOF. On a socket
+ * (SOCKET) from inside a program, send without SIGPIPE: a closed connection
+ * is an error to report, not a signal that ends the process without a word. */
+static inline int boot_wire_out_all(int fd, const void *buf, size_t len, int socket)
+{
+    const char *p = (const char *)buf;
+    while (len) {
+        ssize_t n = socket ? send(fd, p, len, MSG_NOSIGNAL) : write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
 static inline int boot_wire_write_all(int fd, const void *buf, size_t len)
 {
-    const char *p = (const char *)buf;
-    while (len) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
+    return boot_wire_out_all(fd, buf, len, 0);
 }
 
-/* The same on a socket, from inside a program: a closed connection is an
- * error to report, not a SIGPIPE that ends the process without a word. */
 static inline int boot_wire_send_all(int fd, const void *buf, size_t len)
 {
-    const char *p = (const char *)buf;
-    while (len) {
-        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
+    return boot_wire_out_all(fd, buf, len, 1);
 }
 
+/* Blocking full read; 0 on success, -1 on error or EOF. */
 static inline int boot_wire_read_all(int fd, void *buf, size_t len)
 {
     char *p = (char *)buf;

@@ -3,6 +3,7 @@
 #include <stdatomic.h>
 
 #include "hcomm/hcomm.h"
+#include "team/coll.h"
 #include "util/spin.h"
 
 void oshm_wait_i64_ge(const int64_t *word, int64_t value)
@@ -49,6 +50,7 @@ static void barrier_central(const struct oshm_pe_set *set)
 
 void oshm_barrier_sync(const struct oshm_pe_set *set)
 {
+    oshm_bcast_settle();
     if (set->size <= 1)
         return;
     if (oshm_oversubscribed) {

@@ -7,8 +7,9 @@
  *   broadcast  (coll_bcast.c) active-set form up to
  *              OSHM_BCAST_PUSH_MAX_BYTES: the root pushes at once, put +
  *              signal, flat up to OSHM_BCAST_FLAT_MAX_PES PEs, else down a
- *              binomial tree; each receiver tells the root, which leaves
- *              when all have. Larger, and always for teams (whose words the
+ *              binomial tree; each receiver tells the root, which waits
+ *              for all when it next enters a broadcast or barrier (or
+ *              before it leaves, under SHMEM_THREAD_MULTIPLE). Larger, and always for teams (whose words the
  *              next call may reuse at once, so a signal could belong to a
  *              later call): pulled, the root posts ready, every PE gets the
  *              root's source at once and tells the root, which waits for
@@ -72,6 +73,12 @@ enum oshm_coll_form {
 
 void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                     int root, enum oshm_coll_form form);
+/* At start-up: the symmetric word (zero) where receivers acknowledge this
+ * PE's broadcasts as root (coll_bcast.c). */
+void oshm_bcast_init(int64_t *ack_word);
+/* Waits for the acknowledgements of this PE's earlier broadcasts as root;
+ * every broadcast and barrier starts with it. */
+void oshm_bcast_settle(void);
 void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                    enum oshm_coll_form form);
 /* fcollect's algorithms (coll_fcollect.c): which one a call of BYTES per

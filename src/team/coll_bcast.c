@@ -1,15 +1,67 @@
 #include "team/coll.h"
 
+#include <shmem/shmem.h>
 #include <string.h>
 
 #include "hcomm/hcomm.h"
+#include "util/state.h"
 
 #define CH (&hcomm.default_channel)
 
-/* Adds one to WORD on world PE PE; waits for and takes units on a local word. */
-static void post(int64_t *word, int pe)
+/* Adds UNITS to WORD on world PE PE. */
+static void post_units(int64_t *word, int64_t units, int pe)
 {
-    hcomm_signal(CH, (uint64_t *)word, 1, HCOMM_SIGNAL_ADD, pe, "broadcast");
+    hcomm_signal(CH, (uint64_t *)word, (uint64_t)units, HCOMM_SIGNAL_ADD, pe, "broadcast");
+}
+
+static void post(int64_t *word, int pe) { post_units(word, 1, pe); }
+
+/* Deferred acknowledgements (push broadcasts whose root is not under
+ * SHMEM_THREAD_MULTIPLE): receivers add one to the root's ack word, a
+ * library word that only counts up, and the root, instead of waiting for
+ * them before it returns, counts how many it expects and waits for them
+ * when it next enters a broadcast or a barrier (oshm_bcast_settle). The
+ * source is the root's to change as soon as its puts return, the user's
+ * pSync holds nothing of the root's, and every receiver's pSync is at rest
+ * again before the root can signal it anew: the old guarantee, given later.
+ * Why later pays: on a shared core the wait for the receivers, in the call,
+ * was the call's whole cost; in the barrier that follows it is no cost,
+ * and the root, which now arrives there last, is the one the barrier lets
+ * go first, so its next push is there before the receivers look for it.
+ * Under SHMEM_THREAD_MULTIPLE one thread's wait would wait for another
+ * thread's receivers, which may be stuck behind this thread's next
+ * collective: acks go to the root's pSync and the root waits in the call.
+ * A receiver learns which from the root's signal: RELEASE_DEFERRED units
+ * instead of one (so that a PE also tells the two apart when a program
+ * broke the pSync rules and two signals wait in one word). */
+#define RELEASE_DEFERRED (INT64_C(1) << 20)
+static int64_t *ack_word;     /* symmetric; acks received, only grows */
+static int64_t acks_expected; /* acks this PE has been promised */
+
+void oshm_bcast_init(int64_t *word)
+{
+    ack_word = word;
+    acks_expected = 0;
+}
+
+void oshm_bcast_settle(void)
+{
+    if (acks_expected)
+        oshm_wait_i64_ge(ack_word, acks_expected);
+}
+
+static bool defer_acks(void) { return oshm_state.thread_level < SHMEM_THREAD_MULTIPLE; }
+
+/* Waits for a root's signal on a local word and takes it: the units it
+ * added (1 or RELEASE_DEFERRED). */
+static int64_t take_release(int64_t *word, int64_t idle)
+{
+    oshm_wait_i64_ge(word, idle + 1);
+    int64_t held = __atomic_load_n(word, __ATOMIC_ACQUIRE) - idle;
+    int64_t units = held % RELEASE_DEFERRED ? 1 : RELEASE_DEFERRED;
+    hcomm_amo(CH, word, sizeof *word, HCOMM_AMO_ADD, (uint64_t)-units, 0, hcomm.my_pe,
+              "broadcast");
+    return units;
 }
 
 static void take(int64_t *word, int64_t idle, int64_t units)
@@ -40,25 +92,26 @@ static void bcast_pull(const struct oshm_pe_set *s, void *dest, const void *sour
 }
 
 static void push_to(const struct oshm_pe_set *s, void *dest, const void *from, size_t bytes,
-                    int index)
+                    int index, int64_t units)
 {
     int pe = oshm_set_pe(s, index);
     hcomm_put(CH, dest, from, bytes, pe, false, "broadcast");
-    post(&s->sync[OSHM_SYNC_RELEASE_WORD], pe);
+    post_units(&s->sync[OSHM_SYNC_RELEASE_WORD], units, pe);
 }
 
 /* Active sets, up to OSHM_BCAST_PUSH_MAX_BYTES: the root puts the data
  * into each child's dest and signals it at once, flat up to
  * OSHM_BCAST_FLAT_MAX_PES PEs, else down a binomial tree (a PE forwards
- * from its dest); every receiver then tells the root and leaves, and the
- * root leaves once all have. No PE waits for the others to enter: the
- * specification makes every dest ready before anyone calls, and lets a
- * program reuse a pSync array only once every collective that used it has
- * completed on every PE (after a barrier, say). The root's wait means that
- * every receiver's pSync words are at rest again before the root can start
- * another broadcast. Sandia OpenSHMEM's linear
- * broadcast is the same protocol; waiting for every PE to enter first (the
- * previous design) cost 4 times as long at 4 PEs (docs/performance.md). */
+ * from its dest, and the root's signal); every receiver then tells the
+ * root and leaves, and the root leaves, or (deferred, above) leaves at
+ * once. No PE waits for the others to enter: the specification makes
+ * every dest ready before anyone calls, and lets a program reuse a pSync
+ * array only once every collective that used it has completed on every PE
+ * (after a barrier, say). The root's wait means that every receiver's
+ * pSync words are at rest again before the root can start another
+ * broadcast. Sandia OpenSHMEM's linear broadcast is the same protocol;
+ * waiting for every PE to enter first (the previous design) cost 4 times
+ * as long at 4 PEs (docs/performance.md). */
 static void bcast_push(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                        int root)
 {
@@ -66,11 +119,13 @@ static void bcast_push(const struct oshm_pe_set *s, void *dest, const void *sour
     int64_t *done = &s->sync[OSHM_SYNC_DONE_WORD];
     int n = s->size, r = (s->my_index - root + n) % n;
     const void *from = r == 0 ? source : dest;
-    if (r)
-        take(ready, s->idle, 1);
+    int64_t units = r ? take_release(ready, s->idle)
+                      : (defer_acks() ? RELEASE_DEFERRED : 1);
+    if (r == 0 && units == RELEASE_DEFERRED)
+        acks_expected += n - 1; /* before any receiver can ack */
     if (n <= OSHM_BCAST_FLAT_MAX_PES) {
         for (int c = r ? n : 1; c < n; c++)
-            push_to(s, dest, from, bytes, (root + c) % n);
+            push_to(s, dest, from, bytes, (root + c) % n, units);
     } else {
         /* Binomial: the children of r are r + m for each power of two m
          * below r's lowest set bit, the farthest (the largest subtree)
@@ -80,17 +135,18 @@ static void bcast_push(const struct oshm_pe_set *s, void *dest, const void *sour
             low <<= 1;
         for (int m = low >> 1; m >= 1; m >>= 1)
             if (r + m < n)
-                push_to(s, dest, from, bytes, (root + r + m) % n);
+                push_to(s, dest, from, bytes, (root + r + m) % n, units);
     }
     if (r)
-        post(done, oshm_set_pe(s, root));
-    else
+        post(units == RELEASE_DEFERRED ? ack_word : done, oshm_set_pe(s, root));
+    else if (units != RELEASE_DEFERRED)
         take(done, s->idle, n - 1);
 }
 
 void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                     int root, enum oshm_coll_form form)
 {
+    oshm_bcast_settle();
     if (s->size > 1) {
         if (form == OSHM_COLL_ACTIVE_SET && bytes <= OSHM_BCAST_PUSH_MAX_BYTES)
             bcast_push(s, dest, source, bytes, root);

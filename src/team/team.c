@@ -6,6 +6,7 @@
 
 #include "hcomm/hcomm.h"
 #include "heap/heap.h"
+#include "team/coll.h"
 #include "util/log.h"
 #include "util/spin.h"
 
@@ -25,6 +26,11 @@ int oshm_teams_init(void)
     if (!pool)
         return -1;
     memset(pool, 0, sizeof *pool * OSHM_TEAM_SLOTS);
+    int64_t *bcast_acks = oshm_heap_alloc(sizeof *bcast_acks, 0);
+    if (!bcast_acks)
+        return -1;
+    *bcast_acks = 0;
+    oshm_bcast_init(bcast_acks);
     int n = hcomm.n_pes, me = hcomm.my_pe;
     shmem_team_world_impl = (struct shmem_team_impl){
         .set = {.start = 0, .stride = 1, .size = n, .my_index = me, .sync = (int64_t *)&pool[0].sync},

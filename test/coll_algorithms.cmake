@@ -33,28 +33,29 @@ if(OSHM_HAVE_UCX)
       LABELS "pe;ucx" ENVIRONMENT "SHMEM_SYMMETRIC_SIZE=64M;SHMEM_NODE_ID=%2p;UCX_TLS=tcp")
   endforeach()
 endif()
-# Active-set broadcasts back to back (two pSync arrays in turn, no barrier
-# while the root stays), at each thread level and with levels mixed, since
-# the root's wait for its receivers depends on the level (coll_bcast.c).
-oshm_pe_program(bcast_reuse)
+# Broadcasts and reductions back to back (active sets: two pSync arrays in
+# turn, no barrier while a broadcast's root stays), at each thread level and
+# with levels mixed, since whether a PE waits for its peers in the call or
+# later depends on the level (coll_deferred.c).
+oshm_pe_program(coll_reuse)
 foreach(mode single multiple mixed)
   foreach(n 2 3 4 5 8)
-    add_test(NAME pe.bcast_reuse.${mode}.np${n}
-      COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:bcast_reuse> ${mode})
-    set_tests_properties(pe.bcast_reuse.${mode}.np${n} PROPERTIES
+    add_test(NAME pe.coll_reuse.${mode}.np${n}
+      COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:coll_reuse> ${mode})
+    set_tests_properties(pe.coll_reuse.${mode}.np${n} PROPERTIES
       TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS "pe")
   endforeach()
 endforeach()
 if(OSHM_HAVE_UCX)
   foreach(n 3 4)
     foreach(mode single mixed)
-      add_test(NAME pe.bcast_reuse.ucx.${mode}.np${n}
-        COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:bcast_reuse> ${mode})
-      set_tests_properties(pe.bcast_reuse.ucx.${mode}.np${n} PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}
+      add_test(NAME pe.coll_reuse.ucx.${mode}.np${n}
+        COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:coll_reuse> ${mode})
+      set_tests_properties(pe.coll_reuse.ucx.${mode}.np${n} PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}
         LABELS "pe;ucx" ENVIRONMENT "SHMEM_TRANSPORT=ucx;UCX_TLS=tcp")
-      add_test(NAME pe.bcast_reuse.nodes.${mode}.np${n}
-        COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:bcast_reuse> ${mode})
-      set_tests_properties(pe.bcast_reuse.nodes.${mode}.np${n} PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}
+      add_test(NAME pe.coll_reuse.nodes.${mode}.np${n}
+        COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:coll_reuse> ${mode})
+      set_tests_properties(pe.coll_reuse.nodes.${mode}.np${n} PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}
         LABELS "pe;ucx" ENVIRONMENT "SHMEM_NODE_ID=%2p;UCX_TLS=tcp")
     endforeach()
   endforeach()

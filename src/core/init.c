@@ -12,6 +12,7 @@
 #include "hcomm/hcomm.h"
 #include "heap/heap.h"
 #include "ipc/ipc.h"
+#include "team/coll.h"
 #include "team/team.h"
 #include "util/env.h"
 #include "util/fdlimit.h"
@@ -119,7 +120,7 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
             oshm_env_print_info(stdout);
         fflush(stdout);
     }
-    oshm_sync_world();
+    oshm_coll_deferred_start(requested); /* ends with a barrier */
     return 0;
 }
 

@@ -50,7 +50,7 @@ static void barrier_central(const struct oshm_pe_set *set)
 
 void oshm_barrier_sync(const struct oshm_pe_set *set)
 {
-    oshm_bcast_settle();
+    oshm_coll_settle();
     if (set->size <= 1)
         return;
     if (oshm_oversubscribed) {

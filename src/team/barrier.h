@@ -36,6 +36,7 @@ struct oshm_sync_words {
     int64_t done;    /* broadcast: PEs that have their copy, on the root */
     int64_t request[2]; /* SHMEM_DEBUG: this PE's size and alignment of a symmetric allocation */
     int64_t step[OSHM_COLL_MAX_STEPS]; /* fcollect: recursive doubling and Bruck, a word a step; step[0]: the ring */
+    int64_t staged; /* small reduction: peers whose source is staged */
 };
 
 /* Device collectives' words (src/device/coll.c), counters like the
@@ -72,6 +73,7 @@ struct oshm_pe_set {
 #define OSHM_SYNC_DONE_WORD (OSHM_BARRIER_MAX_ROUNDS + 4)
 #define OSHM_SYNC_REQUEST_WORD (OSHM_BARRIER_MAX_ROUNDS + 5)
 #define OSHM_SYNC_STEP_WORD (OSHM_BARRIER_MAX_ROUNDS + 7)
+#define OSHM_SYNC_STAGED_WORD (OSHM_SYNC_STEP_WORD + OSHM_COLL_MAX_STEPS)
 _Static_assert(OSHM_SYNC_WORDS <= 64, "sync words must fit SHMEM_SYNC_SIZE (64) longs");
 
 /* The device words of a team's set (never of an active set's pSync). */

@@ -54,6 +54,8 @@
 #define OSHM_BCAST_PUSH_MAX_BYTES 8192
 #define OSHM_BCAST_FLAT_MAX_PES 4
 #define OSHM_REDUCE_WHOLE_MAX_BYTES 2048
+#define OSHM_REDUCE_STAGE_BYTES OSHM_REDUCE_WHOLE_MAX_BYTES
+#define OSHM_REDUCE_STAGE_MAX_PES 8
 #define OSHM_REDUCE_BLOCK_BYTES 32768      /* peers' memory mapped: in cache */
 #define OSHM_REDUCE_GET_BLOCK_BYTES 262144 /* some peer reached by gets only */
 
@@ -73,12 +75,29 @@ enum oshm_coll_form {
 
 void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                     int root, enum oshm_coll_form form);
-/* At start-up: the symmetric word (zero) where receivers acknowledge this
- * PE's broadcasts as root (coll_bcast.c). */
-void oshm_bcast_init(int64_t *ack_word);
-/* Waits for the acknowledgements of this PE's earlier broadcasts as root;
- * every broadcast and barrier starts with it. */
-void oshm_bcast_settle(void);
+
+/* Deferred acknowledgements (coll_deferred.c), and their symmetric words. */
+struct oshm_coll_deferred_words {
+    int64_t acks;     /* peers done with this PE's memory; only grows */
+    int64_t multiple; /* on PE 0: PEs under SHMEM_THREAD_MULTIPLE */
+    _Alignas(64) char stage[OSHM_REDUCE_STAGE_BYTES]; /* a small reduction's source */
+};
+/* At start-up, before any PE may signal them: W, zeroed. */
+void oshm_coll_deferred_init(struct oshm_coll_deferred_words *w);
+/* Collective over all PEs, the last step of start-up (it ends with a
+ * barrier): whether collectives may defer, agreed from every PE's thread
+ * level. */
+void oshm_coll_deferred_start(int thread_level);
+/* Whether collectives may leave before their peers are done with this PE's
+ * memory: no PE is under SHMEM_THREAD_MULTIPLE. */
+bool oshm_coll_defer(void);
+/* ACKS more acknowledgements will come to this PE's ack word. */
+void oshm_coll_expect(int64_t acks);
+int64_t *oshm_coll_ack_word(void);
+void *oshm_coll_stage(void);
+/* Waits for every acknowledgement promised; every barrier, broadcast and
+ * small reduction starts with it. */
+void oshm_coll_settle(void);
 void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                    enum oshm_coll_form form);
 /* fcollect's algorithms (coll_fcollect.c): which one a call of BYTES per

@@ -1,10 +1,8 @@
 #include "team/coll.h"
 
-#include <shmem/shmem.h>
 #include <string.h>
 
 #include "hcomm/hcomm.h"
-#include "util/state.h"
 
 #define CH (&hcomm.default_channel)
 
@@ -16,41 +14,13 @@ static void post_units(int64_t *word, int64_t units, int pe)
 
 static void post(int64_t *word, int pe) { post_units(word, 1, pe); }
 
-/* Deferred acknowledgements (push broadcasts whose root is not under
- * SHMEM_THREAD_MULTIPLE): receivers add one to the root's ack word, a
- * library word that only counts up, and the root, instead of waiting for
- * them before it returns, counts how many it expects and waits for them
- * when it next enters a broadcast or a barrier (oshm_bcast_settle). The
- * source is the root's to change as soon as its puts return, the user's
- * pSync holds nothing of the root's, and every receiver's pSync is at rest
- * again before the root can signal it anew: the old guarantee, given later.
- * Why later pays: on a shared core the wait for the receivers, in the call,
- * was the call's whole cost; in the barrier that follows it is no cost,
- * and the root, which now arrives there last, is the one the barrier lets
- * go first, so its next push is there before the receivers look for it.
- * Under SHMEM_THREAD_MULTIPLE one thread's wait would wait for another
- * thread's receivers, which may be stuck behind this thread's next
- * collective: acks go to the root's pSync and the root waits in the call.
- * A receiver learns which from the root's signal: RELEASE_DEFERRED units
- * instead of one (so that a PE also tells the two apart when a program
- * broke the pSync rules and two signals wait in one word). */
+/* The root's signal says how receivers acknowledge: RELEASE_DEFERRED
+ * units for the root's ack word (coll_deferred.c; the root waits when it
+ * next enters a collective), one for the root's pSync, where it waits in
+ * the call (SHMEM_THREAD_MULTIPLE). Telling them apart by the units also
+ * works when a program broke the pSync rules and two signals wait in one
+ * word. */
 #define RELEASE_DEFERRED (INT64_C(1) << 20)
-static int64_t *ack_word;     /* symmetric; acks received, only grows */
-static int64_t acks_expected; /* acks this PE has been promised */
-
-void oshm_bcast_init(int64_t *word)
-{
-    ack_word = word;
-    acks_expected = 0;
-}
-
-void oshm_bcast_settle(void)
-{
-    if (acks_expected)
-        oshm_wait_i64_ge(ack_word, acks_expected);
-}
-
-static bool defer_acks(void) { return oshm_state.thread_level < SHMEM_THREAD_MULTIPLE; }
 
 /* Waits for a root's signal on a local word and takes it: the units it
  * added (1 or RELEASE_DEFERRED). */
@@ -120,9 +90,9 @@ static void bcast_push(const struct oshm_pe_set *s, void *dest, const void *sour
     int n = s->size, r = (s->my_index - root + n) % n;
     const void *from = r == 0 ? source : dest;
     int64_t units = r ? take_release(ready, s->idle)
-                      : (defer_acks() ? RELEASE_DEFERRED : 1);
+                      : (oshm_coll_defer() ? RELEASE_DEFERRED : 1);
     if (r == 0 && units == RELEASE_DEFERRED)
-        acks_expected += n - 1; /* before any receiver can ack */
+        oshm_coll_expect(n - 1); /* before any receiver can ack */
     if (n <= OSHM_BCAST_FLAT_MAX_PES) {
         for (int c = r ? n : 1; c < n; c++)
             push_to(s, dest, from, bytes, (root + c) % n, units);
@@ -138,7 +108,7 @@ static void bcast_push(const struct oshm_pe_set *s, void *dest, const void *sour
                 push_to(s, dest, from, bytes, (root + r + m) % n, units);
     }
     if (r)
-        post(units == RELEASE_DEFERRED ? ack_word : done, oshm_set_pe(s, root));
+        post(units == RELEASE_DEFERRED ? oshm_coll_ack_word() : done, oshm_set_pe(s, root));
     else if (units != RELEASE_DEFERRED)
         take(done, s->idle, n - 1);
 }
@@ -146,7 +116,7 @@ static void bcast_push(const struct oshm_pe_set *s, void *dest, const void *sour
 void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                     int root, enum oshm_coll_form form)
 {
-    oshm_bcast_settle();
+    oshm_coll_settle();
     if (s->size > 1) {
         if (form == OSHM_COLL_ACTIVE_SET && bytes <= OSHM_BCAST_PUSH_MAX_BYTES)
             bcast_push(s, dest, source, bytes, root);

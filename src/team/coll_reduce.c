@@ -67,6 +67,57 @@ static void reduce_whole(const struct oshm_pe_set *s, void *dest, const void *so
     memcpy(dest, acc, bytes);
 }
 
+/* Small, every peer mapped, up to OSHM_REDUCE_STAGE_MAX_PES PEs: each PE
+ * copies its source into its staging area (coll_deferred.c) and tells
+ * every peer; once all have told it, it combines the staged vectors in PE
+ * order straight into its dest (which may be its source: nobody reads that)
+ * and tells each peer that it is done with theirs. One wait where
+ * reduce_whole has two barriers; the wait for the peers to be done with the
+ * staging area comes when this PE next enters a collective that would
+ * overwrite it (or a barrier). The signals count, so a fast PE's signal
+ * for the next call may arrive early: it cannot arrive before this PE has
+ * taken this call's, since that PE first waits for this one's ack. */
+static void reduce_staged(const struct oshm_pe_set *s, void *dest, const void *source,
+                          size_t nreduce, size_t elem, oshm_combine_fn combine)
+{
+    size_t bytes = nreduce * elem;
+    int n = s->size;
+    int64_t *staged = &s->sync[OSHM_SYNC_STAGED_WORD];
+    char *stage = oshm_coll_stage();
+    oshm_coll_settle();
+    memcpy(stage, source, bytes);
+    oshm_coll_expect(n - 1);
+    for (int k = 1; k < n; k++)
+        hcomm_signal(CH, (uint64_t *)staged, 1, HCOMM_SIGNAL_ADD,
+                     oshm_set_pe(s, (s->my_index + k) % n), "reduce");
+    oshm_wait_i64_ge(staged, s->idle + n - 1);
+    hcomm_amo(CH, staged, sizeof *staged, HCOMM_AMO_ADD, (uint64_t)-(int64_t)(n - 1), 0,
+              hcomm.my_pe, "reduce");
+    /* From PE 0's copy in dest; then every other's, in PE order. */
+    for (int i = 0; i < n; i++) {
+        const void *in = mapped(s, i, stage);
+        if (i == 0)
+            memmove(dest, in, bytes);
+        else
+            combine(dest, in, nreduce);
+    }
+    int64_t *acks = oshm_coll_ack_word();
+    for (int k = 1; k < n; k++)
+        hcomm_signal(CH, (uint64_t *)acks, 1, HCOMM_SIGNAL_ADD,
+                     oshm_set_pe(s, (s->my_index + k) % n), "reduce");
+}
+
+static bool stageable(const struct oshm_pe_set *s, size_t bytes)
+{
+    if (bytes > OSHM_REDUCE_STAGE_BYTES || s->size > OSHM_REDUCE_STAGE_MAX_PES ||
+        !oshm_coll_defer())
+        return false;
+    for (int i = 0; i < s->size; i++)
+        if (!hcomm_load_store(oshm_set_pe(s, i)))
+            return false;
+    return true;
+}
+
 /* Large: reduce-scatter then allgather. PE c combines chunk c of every PE's
  * source straight from the mapped memory into its own dest, one cache-sized
  * block at a time, and puts each finished block into every other PE's dest
@@ -112,7 +163,9 @@ void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, si
             memmove(dest, source, nreduce * elem);
         return;
     }
-    if (nreduce * elem <= OSHM_REDUCE_WHOLE_MAX_BYTES || nreduce < (size_t)s->size)
+    if (stageable(s, nreduce * elem))
+        reduce_staged(s, dest, source, nreduce, elem, combine);
+    else if (nreduce * elem <= OSHM_REDUCE_WHOLE_MAX_BYTES || nreduce < (size_t)s->size)
         reduce_whole(s, dest, source, nreduce, elem, combine);
     else
         reduce_scatter_allgather(s, dest, source, nreduce, elem, combine);

@@ -26,11 +26,11 @@ int oshm_teams_init(void)
     if (!pool)
         return -1;
     memset(pool, 0, sizeof *pool * OSHM_TEAM_SLOTS);
-    int64_t *bcast_acks = oshm_heap_alloc(sizeof *bcast_acks, 0);
-    if (!bcast_acks)
+    struct oshm_coll_deferred_words *deferred = oshm_heap_alloc(sizeof *deferred, 64);
+    if (!deferred)
         return -1;
-    *bcast_acks = 0;
-    oshm_bcast_init(bcast_acks);
+    memset(deferred, 0, sizeof *deferred);
+    oshm_coll_deferred_init(deferred);
     int n = hcomm.n_pes, me = hcomm.my_pe;
     shmem_team_world_impl = (struct shmem_team_impl){
         .set = {.start = 0, .stride = 1, .size = n, .my_index = me, .sync = (int64_t *)&pool[0].sync},

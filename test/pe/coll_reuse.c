@@ -1,6 +1,8 @@
 /*
- * Active-set broadcasts called back to back, as programs written for
- * OpenSHMEM 1.4 call them: two pSync arrays and two dest arrays taken in
+ * Collectives that may leave before their peers are done with this PE's
+ * memory (src/team/coll_deferred.c), called back to back.
+ *
+ * Broadcasts, active sets, as programs written for OpenSHMEM 1.4 call them: two pSync arrays and two dest arrays taken in
  * turn, no barrier in between while the root stays the same, and the root
  * changing its source as soon as a call returns. From the specification's
  * words (shmem_broadcast, 1.4 and later):
@@ -15,8 +17,16 @@
  * rules let a pSync array be reused only once every collective that used it
  * has completed on every PE.
  *
- * Sizes: 8 B to the push/pull boundary (8 KiB) and above it. The thread
- * level comes from argv[1]: "single", "multiple" (the root then waits for
+ * Sizes: 8 B to the push/pull boundary (8 KiB) and above it.
+ *
+ * Reductions (sum of longs, 1 to 300 elements: the staged sizes and one
+ * above), back to back with no barrier: active sets alternating two pSync
+ * arrays, SHMEM_TEAM_WORLD and a strided team; in place and not; every PE
+ * changes its source as soon as a call returns, and the values change
+ * every round, so a PE that combined a peer's next source, or a staged
+ * copy overwritten early, gives a wrong sum.
+ *
+ * The thread level comes from argv[1]: "single", "multiple" (the root then waits for
  * its receivers in the call), or "mixed" (odd PEs multiple, even single:
  * each receiver must acknowledge where its root expects it).
  */
@@ -27,7 +37,8 @@
 #define ROUNDS 300
 #define MAX_LONGS 4096 /* 32 KiB */
 
-static long psync[2][SHMEM_BCAST_SYNC_SIZE];
+static long psync[2][SHMEM_REDUCE_SYNC_SIZE];
+static long pwrk[2][SHMEM_REDUCE_MIN_WRKDATA_SIZE + 300];
 static long src[MAX_LONGS], dst[2][MAX_LONGS];
 
 static int me, npes;
@@ -41,7 +52,7 @@ static long value(int round, int root, size_t i)
  * for the next call. */
 static void check_psync(int round, int k)
 {
-    for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++)
+    for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
         CHECK(psync[k][i] == SHMEM_SYNC_VALUE, "round %d: pSync[%d][%d] = %ld after return", round,
               k, i, psync[k][i]);
 }
@@ -87,6 +98,51 @@ static void stretch(int start, int log_stride, int size, int root, size_t nlongs
     }
 }
 
+static long term(int round, int pe, size_t i)
+{
+    return (long)round * 131L + (long)pe * 17L + (long)i;
+}
+
+/* ROUNDS sums of NELEMS over the set (start, 2^log_stride, size), or over
+ * TEAM when it is valid; IN_PLACE: dest is source. */
+static void sums(shmem_team_t team, int start, int log_stride, int size, size_t nelems,
+                 int in_place)
+{
+    int stride = 1 << log_stride;
+    if (team != SHMEM_TEAM_INVALID) {
+        if (shmem_team_my_pe(team) < 0)
+            return;
+        start = shmem_team_translate_pe(team, 0, SHMEM_TEAM_WORLD);
+        size = shmem_team_n_pes(team);
+        stride = size > 1 ? shmem_team_translate_pe(team, 1, SHMEM_TEAM_WORLD) - start : 1;
+    } else if (me < start || (me - start) % stride || (me - start) / stride >= size) {
+        return;
+    }
+    long *source = src, *dest = in_place ? src : dst[0];
+    for (size_t i = 0; i < nelems; i++)
+        source[i] = term(0, me, i);
+    for (int round = 0; round < ROUNDS; round++) {
+        int k = round & 1;
+        if (team != SHMEM_TEAM_INVALID)
+            CHECK(shmem_long_sum_reduce(team, dest, source, nelems) == 0, "sum_reduce");
+        else
+            shmem_long_sum_to_all(dest, source, (int)nelems, start, log_stride, size, pwrk[k],
+                                  psync[k]);
+        for (size_t i = 0; i < nelems; i += 1 + nelems / 16) {
+            long want = 0;
+            for (int j = 0; j < size; j++)
+                want += term(round, start + j * stride, i);
+            CHECK(dest[i] == want, "round %d, sum of %zu over %d+%d*k<%d%s%s: [%zu] = %ld, want %ld",
+                  round, nelems, start, stride, size, team != SHMEM_TEAM_INVALID ? " (team)" : "",
+                  in_place ? " in place" : "", i, dest[i], want);
+        }
+        for (size_t i = 0; i < nelems; i++)
+            source[i] = term(round + 1, me, i);
+        if (team == SHMEM_TEAM_INVALID)
+            check_psync(round, k);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "single";
@@ -103,7 +159,7 @@ int main(int argc, char **argv)
     me = shmem_my_pe();
     npes = shmem_n_pes();
     for (int k = 0; k < 2; k++)
-        for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++)
+        for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
             psync[k][i] = SHMEM_SYNC_VALUE;
     reset_dest();
     shmem_barrier_all();
@@ -124,8 +180,27 @@ int main(int argc, char **argv)
         reset_dest();
         shmem_barrier_all();
     }
+    shmem_team_t odd = SHMEM_TEAM_INVALID;
+    if (npes >= 3)
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2, NULL, 0, &odd);
+    static const size_t counts[] = {1, 16, 256, 300};
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++)
+        for (int in_place = 0; in_place < 2; in_place++) {
+            sums(SHMEM_TEAM_INVALID, 0, 0, npes, counts[c], in_place);
+            shmem_barrier_all();
+            sums(SHMEM_TEAM_WORLD, 0, 0, npes, counts[c], in_place);
+            if (npes >= 4) {
+                shmem_barrier_all();
+                sums(SHMEM_TEAM_INVALID, 1, 1, npes / 2, counts[c], in_place);
+            }
+            if (odd != SHMEM_TEAM_INVALID)
+                sums(odd, 0, 0, 0, counts[c], in_place);
+            shmem_barrier_all();
+        }
+    if (odd != SHMEM_TEAM_INVALID)
+        shmem_team_destroy(odd);
     if (me == 0)
-        printf("bcast_reuse %s: %d PEs passed\n", mode, npes);
+        printf("coll_reuse %s: %d PEs passed\n", mode, npes);
     shmem_finalize();
     return 0;
 }

@@ -1,0 +1,63 @@
+/*
+ * Deferred acknowledgements: a collective that lends this PE's memory to
+ * its peers (a broadcast root's signals into their pSync, a small
+ * reduction's staged source) need not wait for them to be done with it
+ * before it returns. Each peer, when done, adds one to this PE's ack word,
+ * a library word that only counts up; this PE counts how many it was
+ * promised, and every collective that would lend the memory again, and
+ * every barrier, starts by waiting until all have come (oshm_coll_settle).
+ *
+ * Why it pays: on a shared core the wait for the peers, in the call, was
+ * most of a small call's cost; in the barrier or collective that follows
+ * it costs nothing more, and the PE that waited last arrives there last,
+ * so the barrier lets it go first and its next data is there before the
+ * others look for it (docs/performance.md, "Collective algorithms").
+ *
+ * Not when any PE runs under SHMEM_THREAD_MULTIPLE: one thread's wait would
+ * then wait for peers of another thread's collective, which may be stuck
+ * behind this thread's next one, and two threads' reductions would share
+ * one staging area. Collectives wait in the call there, as before. All PEs
+ * must choose alike (a staged reduction meets no barrier of the other
+ * kind), so start-up agrees on it (oshm_coll_deferred_start).
+ */
+#include <shmem/shmem.h>
+
+#include "hcomm/hcomm.h"
+#include "team/coll.h"
+#include "team/team.h"
+
+static struct oshm_coll_deferred_words *words; /* symmetric */
+static int64_t acks_expected; /* acks this PE has been promised */
+static bool defer;
+
+void oshm_coll_deferred_init(struct oshm_coll_deferred_words *w)
+{
+    words = w;
+    acks_expected = 0;
+    defer = false;
+}
+
+void oshm_coll_deferred_start(int thread_level)
+{
+    struct hcomm_channel *ch = &hcomm.default_channel;
+    if (thread_level >= SHMEM_THREAD_MULTIPLE)
+        hcomm_amo(ch, &words->multiple, sizeof words->multiple, HCOMM_AMO_FETCH_ADD, 1, 0, 0,
+                  "shmem_init_thread");
+    oshm_sync_world();
+    defer = hcomm_amo(ch, &words->multiple, sizeof words->multiple, HCOMM_AMO_FETCH, 0, 0, 0,
+                      "shmem_init_thread") == 0;
+}
+
+bool oshm_coll_defer(void) { return defer; }
+
+void oshm_coll_expect(int64_t acks) { acks_expected += acks; }
+
+int64_t *oshm_coll_ack_word(void) { return &words->acks; }
+
+void *oshm_coll_stage(void) { return words->stage; }
+
+void oshm_coll_settle(void)
+{
+    if (acks_expected)
+        oshm_wait_i64_ge(&words->acks, acks_expected);
+}

@@ -9,9 +9,14 @@
  * routines may reuse pSync only after one), two pSync arrays alternate, and
  * the row is each PE's average call time averaged over the PEs. Where 1.5
  * is available, also the one-way latency of put-with-signal.
- *   oshrun -np N coll_bench
+ *   oshrun -np N coll_bench [WHICH [MAX_BYTES [ITERS]]]
+ * WHICH: a comma-separated list of broadcast, collect, fcollect, alltoall,
+ * reduce, signal (default all); MAX_BYTES caps the sizes; ITERS replaces
+ * the timed calls per size (a fifth of it untimed first), for PE counts
+ * far above the cores, where one call takes milliseconds.
  */
 #include <shmem.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench_util.h"
@@ -39,8 +44,26 @@ static void collective(int op, long *dst, const long *src, size_t nlong, int n, 
     }
 }
 
-int main(void)
+static const char *const names[] = {"broadcast", "collect", "fcollect", "alltoall", "reduce",
+                                    "signal"};
+
+/* Whether NAME is in the comma-separated LIST (NULL: all). */
+static int chosen(const char *list, const char *name)
 {
+    if (!list)
+        return 1;
+    size_t len = strlen(name);
+    for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *which = argc > 1 ? argv[1] : NULL;
+    size_t cap = argc > 2 ? strtoul(argv[2], NULL, 0) : 0;
+    int iters_arg = argc > 3 ? atoi(argv[3]) : 0;
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
     for (int k = 0; k < 2; k++)
@@ -54,13 +77,21 @@ int main(void)
                                    "Fcollect Latency Test", "Alltoall Latency Test",
                                    "Reduce Latency Test (long sum_to_all)"};
     for (int op = 0; op < 5; op++) {
+        if (!chosen(which, names[op]))
+            continue;
         if (me == 0)
             bench_section(titles[op], "Size          Latency (us)");
         size_t max = op == 0 || op == 4 ? MAX_BYTES_LARGE : MAX_BYTES;
+        if (cap && cap < max)
+            max = cap;
         for (size_t bytes = 8; bytes <= max; bytes *= 4) {
             size_t nlong = bytes / 8;
             int large = bytes > BENCH_LARGE_MESSAGE;
             int skip = large ? SKIP_LARGE : SKIP, iters = large ? ITERS_LARGE : ITERS;
+            if (iters_arg > 0) {
+                iters = iters_arg;
+                skip = iters_arg / 5;
+            }
             double timer = 0;
             shmem_barrier_all();
             for (int i = 0; i < skip + iters; i++) {
@@ -76,7 +107,7 @@ int main(void)
         }
     }
 #if BENCH_HAVE_1_5
-    if (n >= 2) {
+    if (n >= 2 && chosen(which, names[5])) {
         static uint64_t sig;
         double t = 0;
         if (me == 0)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ipc/ipc.h"
+#include "util/copy.h"
 #include "util/fdlimit.h"
 #include "util/log.h"
 
@@ -33,14 +34,14 @@ static void shm_put(struct backend_chan *ch, struct backend_peer *p, int seg, si
                     const void *src, size_t len, bool nbi)
 {
     (void)ch, (void)nbi;
-    memcpy(at(p, seg, off), src, len);
+    oshm_copy(at(p, seg, off), src, len);
 }
 
 static void shm_get(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
                     void *dst, size_t len, bool nbi)
 {
     (void)ch, (void)nbi;
-    memcpy(dst, at(p, seg, off), len);
+    oshm_copy(dst, at(p, seg, off), len);
 }
 
 /* Copies with the element size known to the compiler, so each element is one

@@ -14,7 +14,13 @@
  *              later call): pulled, the root posts ready, every PE gets the
  *              root's source at once and tells the root, which waits for
  *              all.
- *   reduce     (coll_reduce.c) up to OSHM_REDUCE_WHOLE_MAX_BYTES (or fewer
+ *   reduce     (coll_reduce.c) every peer mapped, up to 8 PEs: up to
+ *              OSHM_REDUCE_PUSH_MAX_BYTES in a job of up to 8 PEs, every PE
+ *              pushes its source into every PE's slot for it; else up to
+ *              OSHM_REDUCE_STAGE_BYTES every PE stages its source in its
+ *              own memory and tells the others, who read it from there
+ *              (neither waits for the peers before leaving: coll_deferred.c).
+ *              Otherwise up to OSHM_REDUCE_WHOLE_MAX_BYTES (or fewer
  *              elements than PEs): every PE combines the whole vector from
  *              the peers' mapped sources; above: reduce-scatter + allgather,
  *              PE c combining chunk c straight from the peers' memory in
@@ -56,6 +62,7 @@
 #define OSHM_REDUCE_WHOLE_MAX_BYTES 2048
 #define OSHM_REDUCE_STAGE_BYTES OSHM_REDUCE_WHOLE_MAX_BYTES
 #define OSHM_REDUCE_STAGE_MAX_PES 8
+#define OSHM_REDUCE_PUSH_MAX_BYTES 256
 #define OSHM_REDUCE_BLOCK_BYTES 32768      /* peers' memory mapped: in cache */
 #define OSHM_REDUCE_GET_BLOCK_BYTES 262144 /* some peer reached by gets only */
 
@@ -76,11 +83,31 @@ enum oshm_coll_form {
 void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                     int root, enum oshm_coll_form form);
 
+/* A cache line of a pushed reduction's slot (coll_reduce.c): the last line
+ * of a push carries the push's sequence number beside its data, so that a
+ * receiver polling it gets both in one transfer. */
+#define OSHM_REDUCE_LINE_DATA 56
+#define OSHM_REDUCE_LINES                                                                     \
+    ((OSHM_REDUCE_PUSH_MAX_BYTES + OSHM_REDUCE_LINE_DATA - 1) / OSHM_REDUCE_LINE_DATA)
+struct oshm_coll_line {
+    _Alignas(64) unsigned char data[OSHM_REDUCE_LINE_DATA];
+    int64_t seq; /* last line: the writer's count of pushes to this reader, once all its data is there */
+};
+
 /* Deferred acknowledgements (coll_deferred.c), and their symmetric words. */
 struct oshm_coll_deferred_words {
     int64_t acks;     /* peers done with this PE's memory; only grows */
     int64_t multiple; /* on PE 0: PEs under SHMEM_THREAD_MULTIPLE */
     _Alignas(64) char stage[OSHM_REDUCE_STAGE_BYTES]; /* a small reduction's source */
+    /* Jobs of up to OSHM_REDUCE_STAGE_MAX_PES PEs: the sources of a
+     * reduction of up to OSHM_REDUCE_PUSH_MAX_BYTES, pushed here by each PE
+     * into the slot of its own PE number, which no other PE writes. */
+    struct oshm_coll_line slot[OSHM_REDUCE_STAGE_MAX_PES][OSHM_REDUCE_LINES];
+    /* taken[p]: how many of this PE's pushes PE p has taken out of its
+     * slot; written by PE p alone, with a plain store, a line each. */
+    struct {
+        _Alignas(64) int64_t count;
+    } taken[OSHM_REDUCE_STAGE_MAX_PES];
 };
 /* At start-up, before any PE may signal them: W, zeroed. */
 void oshm_coll_deferred_init(struct oshm_coll_deferred_words *w);
@@ -95,6 +122,17 @@ bool oshm_coll_defer(void);
 void oshm_coll_expect(int64_t acks);
 int64_t *oshm_coll_ack_word(void);
 void *oshm_coll_stage(void);
+/* World PE PE's reduction slot in this PE's words. */
+struct oshm_coll_line *oshm_coll_slot(int pe);
+/* Pushed reductions between two PEs count one on both sides. Waits until
+ * world PE PE has taken this PE's last push out of its slot and returns
+ * the sequence number of the next. */
+int64_t oshm_coll_push_begin(int pe);
+/* The sequence number of the next push this PE takes from PE's slot. */
+int64_t oshm_coll_take_seq(int pe);
+/* Tells PE that this PE has taken its push SEQ (a plain store into PE's
+ * taken word for this PE: nothing waits for it here). */
+void oshm_coll_take_done(int pe, int64_t seq);
 /* Waits for every acknowledgement promised; every barrier, broadcast and
  * small reduction starts with it. */
 void oshm_coll_settle(void);

@@ -21,6 +21,8 @@
  * kind), so start-up agrees on it (oshm_coll_deferred_start).
  */
 #include <shmem/shmem.h>
+#include <stdatomic.h>
+#include <string.h>
 
 #include "hcomm/hcomm.h"
 #include "team/coll.h"
@@ -29,11 +31,14 @@
 static struct oshm_coll_deferred_words *words; /* symmetric */
 static int64_t acks_expected; /* acks this PE has been promised */
 static bool defer;
+static int64_t pushed[OSHM_REDUCE_STAGE_MAX_PES], taken[OSHM_REDUCE_STAGE_MAX_PES];
 
 void oshm_coll_deferred_init(struct oshm_coll_deferred_words *w)
 {
     words = w;
     acks_expected = 0;
+    memset(pushed, 0, sizeof pushed);
+    memset(taken, 0, sizeof taken);
     defer = false;
 }
 
@@ -55,6 +60,24 @@ void oshm_coll_expect(int64_t acks) { acks_expected += acks; }
 int64_t *oshm_coll_ack_word(void) { return &words->acks; }
 
 void *oshm_coll_stage(void) { return words->stage; }
+
+struct oshm_coll_line *oshm_coll_slot(int pe) { return words->slot[pe]; }
+
+int64_t oshm_coll_push_begin(int pe)
+{
+    oshm_wait_i64_ge(&words->taken[pe].count, pushed[pe]);
+    return ++pushed[pe];
+}
+
+int64_t oshm_coll_take_seq(int pe) { return ++taken[pe]; }
+
+void oshm_coll_take_done(int pe, int64_t seq)
+{
+    int64_t *word = &words->taken[hcomm.my_pe].count;
+    if (pe != hcomm.my_pe)
+        word = hcomm_ptr(word, pe, "reduce");
+    atomic_store_explicit((_Atomic int64_t *)word, seq, memory_order_release);
+}
 
 void oshm_coll_settle(void)
 {

@@ -1,8 +1,10 @@
 #include "team/coll.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "hcomm/hcomm.h"
+#include "util/spin.h"
 
 #define CH (&hcomm.default_channel)
 
@@ -107,6 +109,70 @@ static void reduce_staged(const struct oshm_pe_set *s, void *dest, const void *s
                      oshm_set_pe(s, (s->my_index + k) % n), "reduce");
 }
 
+/* Up to OSHM_REDUCE_PUSH_MAX_BYTES, every peer mapped, a job of up to
+ * OSHM_REDUCE_STAGE_MAX_PES PEs: each PE pushes its source into every PE's
+ * slot for it (the slot of its own PE number, which no other PE writes)
+ * and then, in the slot's last cache line, the sequence number of the push;
+ * each PE waits for that word in each slot in PE order (the data is there
+ * once it is), combines straight into dest and tells the slot's writer
+ * with a plain store, which the writer checks before its next push there.
+ * Against reduce_staged, the receiver's one wait brings the data with it
+ * (there: told, then fetch) and no locked instruction on a peer's line
+ * stalls either side: at 2 PEs, 8-128 B, 0.33-0.53 us against 0.59-0.75
+ * staged and 0.59-0.84 for OSHMEM, on a machine where a cache line took
+ * some 450 ns to cross between the cores. Larger vectors stage: n pushed
+ * copies cost more than they save (2 KiB: 1.9 against 1.3 us). */
+static void reduce_pushed(const struct oshm_pe_set *s, void *dest, const void *source,
+                          size_t nreduce, size_t elem, oshm_combine_fn combine)
+{
+    size_t bytes = nreduce * elem;
+    size_t lines = (bytes + OSHM_REDUCE_LINE_DATA - 1) / OSHM_REDUCE_LINE_DATA;
+    int n = s->size, me = hcomm.my_pe;
+    for (int k = 1; k <= n; k++) {
+        int pe = oshm_set_pe(s, (s->my_index + k) % n);
+        struct oshm_coll_line *slot = oshm_coll_slot(me);
+        if (pe != me)
+            slot = hcomm_ptr(slot, pe, "reduce");
+        int64_t seq = oshm_coll_push_begin(pe);
+        for (size_t l = 0, at = 0; l < lines; l++, at += OSHM_REDUCE_LINE_DATA) {
+            size_t len = bytes - at < OSHM_REDUCE_LINE_DATA ? bytes - at : OSHM_REDUCE_LINE_DATA;
+            memcpy(slot[l].data, (const char *)source + at, len);
+        }
+        atomic_store_explicit((_Atomic int64_t *)&slot[lines - 1].seq, seq, memory_order_release);
+    }
+    /* One wait for all the slots: where PEs share cores each wait that
+     * finds nothing may cost a trip through the scheduler. */
+    int64_t want[OSHM_REDUCE_STAGE_MAX_PES];
+    for (int i = 0; i < n; i++)
+        want[i] = oshm_coll_take_seq(oshm_set_pe(s, i));
+    uint32_t spins = 0;
+    for (int i = 0; i < n;) {
+        const _Atomic int64_t *seq =
+            (const _Atomic int64_t *)&oshm_coll_slot(oshm_set_pe(s, i))[lines - 1].seq;
+        if (atomic_load_explicit(seq, memory_order_acquire) >= want[i]) {
+            i++;
+            spins = 0;
+        } else {
+            oshm_spin_step(&spins);
+        }
+    }
+    _Alignas(64) unsigned char in[OSHM_REDUCE_PUSH_MAX_BYTES];
+    for (int i = 0; i < n; i++) {
+        int pe = oshm_set_pe(s, i);
+        struct oshm_coll_line *slot = oshm_coll_slot(pe);
+        int64_t seq = want[i];
+        for (size_t l = 0, at = 0; l < lines; l++, at += OSHM_REDUCE_LINE_DATA) {
+            size_t len = bytes - at < OSHM_REDUCE_LINE_DATA ? bytes - at : OSHM_REDUCE_LINE_DATA;
+            memcpy(in + at, slot[l].data, len);
+        }
+        oshm_coll_take_done(pe, seq);
+        if (i == 0)
+            memcpy(dest, in, bytes);
+        else
+            combine(dest, in, nreduce);
+    }
+}
+
 static bool stageable(const struct oshm_pe_set *s, size_t bytes)
 {
     if (bytes > OSHM_REDUCE_STAGE_BYTES || s->size > OSHM_REDUCE_STAGE_MAX_PES ||
@@ -163,7 +229,10 @@ void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, si
             memmove(dest, source, nreduce * elem);
         return;
     }
-    if (stageable(s, nreduce * elem))
+    if (stageable(s, nreduce * elem) && nreduce * elem <= OSHM_REDUCE_PUSH_MAX_BYTES &&
+        hcomm.n_pes <= OSHM_REDUCE_STAGE_MAX_PES)
+        reduce_pushed(s, dest, source, nreduce, elem, combine);
+    else if (stageable(s, nreduce * elem))
         reduce_staged(s, dest, source, nreduce, elem, combine);
     else if (nreduce * elem <= OSHM_REDUCE_WHOLE_MAX_BYTES || nreduce < (size_t)s->size)
         reduce_whole(s, dest, source, nreduce, elem, combine);

@@ -71,7 +71,7 @@ static int setup(int thread_level)
         return -1;
 
     /* The first allocation: at the same offset on every PE. */
-    if (oshm_teams_init() != 0)
+    if (oshm_teams_init() != 0 || oshm_heap_end_library_part() != 0)
         return -1;
     hcomm_seg_grow(HCOMM_SEG_HEAP, oshm_heap.committed);
     /* Every PE's sync words are zeroed before any PE may signal them. */

@@ -156,3 +156,13 @@ int oshm_heap_resize_in(struct oshm_heap *h, void *ptr, size_t size)
     pthread_mutex_unlock(&heap_lock);
     return rc;
 }
+
+int oshm_heap_end_library_part(void)
+{
+    struct oshm_heap *h = &oshm_heap;
+    if (!h->alloc)
+        return -1;
+    uintptr_t next = (uintptr_t)h->base + heap_alloc_high_water(h->alloc);
+    size_t pad = (OSHM_HEAP_PROGRAM_PHASE - next) & 4095;
+    return pad == 0 || oshm_heap_alloc(pad, 0) ? 0 : -1;
+}

@@ -25,8 +25,12 @@
  *              the peers' mapped sources; above: reduce-scatter + allgather,
  *              PE c combining chunk c straight from the peers' memory in
  *              cache-sized blocks and putting each block to every PE.
- *   collect    (coll.c) blocks in PE order; a PE learns where its block goes
- *              from the PE before it, then writes its block to every PE;
+ *   collect    (coll.c) blocks in PE order. From 3 to
+ *              OSHM_REDUCE_STAGE_MAX_PES PEs, every peer mapped: each PE stages its block (or, above
+ *              OSHM_REDUCE_STAGE_BYTES, lends its source) with its size and
+ *              tells every peer; each reads all blocks into its own dest.
+ *              Otherwise a PE learns where its block goes from the PE
+ *              before it, then writes its block to every PE;
  *   fcollect   (coll_fcollect.c) where every peer is mapped, every PE writes
  *              its block to every PE; else up to 1 MiB in all recursive
  *              doubling (power-of-two sets) or Bruck, above it a ring;
@@ -98,6 +102,7 @@ struct oshm_coll_line {
 struct oshm_coll_deferred_words {
     int64_t acks;     /* peers done with this PE's memory; only grows */
     int64_t multiple; /* on PE 0: PEs under SHMEM_THREAD_MULTIPLE */
+    int64_t lent;     /* a staged collect's block: its size if staged, else -1 - size (lent from source) */
     _Alignas(64) char stage[OSHM_REDUCE_STAGE_BYTES]; /* a small reduction's source */
     /* Jobs of up to OSHM_REDUCE_STAGE_MAX_PES PEs: the sources of a
      * reduction of up to OSHM_REDUCE_PUSH_MAX_BYTES, pushed here by each PE
@@ -118,10 +123,15 @@ void oshm_coll_deferred_start(int thread_level);
 /* Whether collectives may leave before their peers are done with this PE's
  * memory: no PE is under SHMEM_THREAD_MULTIPLE. */
 bool oshm_coll_defer(void);
+/* Whether collectives over S may stage (or push) through the deferred
+ * words: they may defer, S has at most OSHM_REDUCE_STAGE_MAX_PES PEs and
+ * this PE maps every one. */
+bool oshm_coll_stageable(const struct oshm_pe_set *s);
 /* ACKS more acknowledgements will come to this PE's ack word. */
 void oshm_coll_expect(int64_t acks);
 int64_t *oshm_coll_ack_word(void);
 void *oshm_coll_stage(void);
+int64_t *oshm_coll_lent_word(void);
 /* World PE PE's reduction slot in this PE's words. */
 struct oshm_coll_line *oshm_coll_slot(int pe);
 /* Pushed reductions between two PEs count one on both sides. Waits until

@@ -1,11 +1,12 @@
 /*
  * Deferred acknowledgements: a collective that lends this PE's memory to
  * its peers (a broadcast root's signals into their pSync, a small
- * reduction's staged source) need not wait for them to be done with it
- * before it returns. Each peer, when done, adds one to this PE's ack word,
- * a library word that only counts up; this PE counts how many it was
- * promised, and every collective that would lend the memory again, and
- * every barrier, starts by waiting until all have come (oshm_coll_settle).
+ * reduction's or a collect's staged source) need not wait for them to be
+ * done with it before it returns. Each peer, when done, adds one to this
+ * PE's ack word, a library word that only counts up; this PE counts how
+ * many it was promised, and every collective that would lend the memory
+ * again, and every barrier, starts by waiting until all have come
+ * (oshm_coll_settle).
  *
  * Why it pays: on a shared core the wait for the peers, in the call, was
  * most of a small call's cost; in the barrier or collective that follows
@@ -55,11 +56,23 @@ void oshm_coll_deferred_start(int thread_level)
 
 bool oshm_coll_defer(void) { return defer; }
 
+bool oshm_coll_stageable(const struct oshm_pe_set *s)
+{
+    if (s->size > OSHM_REDUCE_STAGE_MAX_PES || !defer)
+        return false;
+    for (int i = 0; i < s->size; i++)
+        if (!hcomm_load_store(oshm_set_pe(s, i)))
+            return false;
+    return true;
+}
+
 void oshm_coll_expect(int64_t acks) { acks_expected += acks; }
 
 int64_t *oshm_coll_ack_word(void) { return &words->acks; }
 
 void *oshm_coll_stage(void) { return words->stage; }
+
+int64_t *oshm_coll_lent_word(void) { return &words->lent; }
 
 struct oshm_coll_line *oshm_coll_slot(int pe) { return words->slot[pe]; }
 

@@ -175,13 +175,7 @@ static void reduce_pushed(const struct oshm_pe_set *s, void *dest, const void *s
 
 static bool stageable(const struct oshm_pe_set *s, size_t bytes)
 {
-    if (bytes > OSHM_REDUCE_STAGE_BYTES || s->size > OSHM_REDUCE_STAGE_MAX_PES ||
-        !oshm_coll_defer())
-        return false;
-    for (int i = 0; i < s->size; i++)
-        if (!hcomm_load_store(oshm_set_pe(s, i)))
-            return false;
-    return true;
+    return bytes <= OSHM_REDUCE_STAGE_BYTES && oshm_coll_stageable(s);
 }
 
 /* Large: reduce-scatter then allgather. PE c combines chunk c of every PE's

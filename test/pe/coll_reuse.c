@@ -26,6 +26,15 @@
  * every round, so a PE that combined a peer's next source, or a staged
  * copy overwritten early, gives a wrong sum.
  *
+ * Collects (shmem_collect64 and shmem_long_collect, PE p giving its own
+ * number of longs), back to back with no barrier, every fourth followed by
+ * a 16-long sum on its own pSync arrays: blocks all small (staged, under 2
+ * KiB), all above 2 KiB (lent from source) and mixed in one call; dest
+ * alternating, source changed as soon as a call returns, values changing
+ * every round. The collect must place each PE's block at the sum of the
+ * sizes before it, hold this round's values, and write nothing past the
+ * last block.
+ *
  * The thread level comes from argv[1]: "single", "multiple" (the root then waits for
  * its receivers in the call), or "mixed" (odd PEs multiple, even single:
  * each receiver must acknowledge where its root expects it).
@@ -35,11 +44,12 @@
 #include "check.h"
 
 #define ROUNDS 300
+#define GATHER_ROUNDS 64 /* per shape and set: 12 kinds of call */
 #define MAX_LONGS 4096 /* 32 KiB */
 
-static long psync[2][SHMEM_REDUCE_SYNC_SIZE];
+static long psync[2][SHMEM_REDUCE_SYNC_SIZE], psync_sum[2][SHMEM_REDUCE_SYNC_SIZE];
 static long pwrk[2][SHMEM_REDUCE_MIN_WRKDATA_SIZE + 300];
-static long src[MAX_LONGS], dst[2][MAX_LONGS];
+static long src[MAX_LONGS], dst[2][MAX_LONGS], sum_src[16], sum_dst[16];
 
 static int me, npes;
 
@@ -103,21 +113,28 @@ static long term(int round, int pe, size_t i)
     return (long)round * 131L + (long)pe * 17L + (long)i;
 }
 
+/* Whether this PE belongs to TEAM when it is valid (then *START, *STRIDE
+ * and *SIZE become its world PEs), else to the set they name. */
+static bool member(shmem_team_t team, int *start, int *stride, int *size)
+{
+    if (team == SHMEM_TEAM_INVALID)
+        return me >= *start && (me - *start) % *stride == 0 && (me - *start) / *stride < *size;
+    if (shmem_team_my_pe(team) < 0)
+        return false;
+    *start = shmem_team_translate_pe(team, 0, SHMEM_TEAM_WORLD);
+    *size = shmem_team_n_pes(team);
+    *stride = *size > 1 ? shmem_team_translate_pe(team, 1, SHMEM_TEAM_WORLD) - *start : 1;
+    return true;
+}
+
 /* ROUNDS sums of NELEMS over the set (start, 2^log_stride, size), or over
  * TEAM when it is valid; IN_PLACE: dest is source. */
 static void sums(shmem_team_t team, int start, int log_stride, int size, size_t nelems,
                  int in_place)
 {
     int stride = 1 << log_stride;
-    if (team != SHMEM_TEAM_INVALID) {
-        if (shmem_team_my_pe(team) < 0)
-            return;
-        start = shmem_team_translate_pe(team, 0, SHMEM_TEAM_WORLD);
-        size = shmem_team_n_pes(team);
-        stride = size > 1 ? shmem_team_translate_pe(team, 1, SHMEM_TEAM_WORLD) - start : 1;
-    } else if (me < start || (me - start) % stride || (me - start) / stride >= size) {
+    if (!member(team, &start, &stride, &size))
         return;
-    }
     long *source = src, *dest = in_place ? src : dst[0];
     for (size_t i = 0; i < nelems; i++)
         source[i] = term(0, me, i);
@@ -143,6 +160,74 @@ static void sums(shmem_team_t team, int start, int log_stride, int size, size_t 
     }
 }
 
+/* How many longs PE gives to a collect of SHAPE: all staged, odd PEs
+ * lending (over 2 KiB) beside even ones staging, all lending. */
+static size_t gather_count(int shape, int pe)
+{
+    if (shape == 0)
+        return (size_t)(pe % 3) + 1;
+    if (shape == 1)
+        return pe % 2 ? 300 + (size_t)pe : 2;
+    return 260 + (size_t)pe;
+}
+
+static long gathered(int round, int pe, size_t i)
+{
+    return (long)round * 7717L + (long)pe * 100003L + (long)i;
+}
+
+/* ROUNDS collects of SHAPE over the set (start, 2^log_stride, size), or
+ * over TEAM when it is valid, every fourth followed by a sum of 16 longs. */
+static void gathers(shmem_team_t team, int start, int log_stride, int size, int shape)
+{
+    int stride = 1 << log_stride;
+    if (!member(team, &start, &stride, &size))
+        return;
+    size_t count = gather_count(shape, me);
+    for (int round = 0; round < GATHER_ROUNDS; round++) {
+        int k = round & 1;
+        for (size_t i = 0; i < count; i++)
+            src[i] = gathered(round, me, i);
+        if (team != SHMEM_TEAM_INVALID)
+            CHECK(shmem_long_collect(team, dst[k], src, count) == 0, "long_collect");
+        else
+            shmem_collect64(dst[k], src, count, start, log_stride, size, psync[k]);
+        size_t at = 0;
+        for (int j = 0; j < size; j++) {
+            int pe = start + j * stride;
+            size_t c = gather_count(shape, pe);
+            for (size_t i = 0; i < c; i += 1 + c / 8)
+                CHECK(dst[k][at + i] == gathered(round, pe, i),
+                      "round %d, collect shape %d over %d+%d*k<%d%s: PE %d's [%zu] at %zu = %ld, "
+                      "want %ld",
+                      round, shape, start, stride, size, team != SHMEM_TEAM_INVALID ? " (team)" : "",
+                      pe, i, at + i, dst[k][at + i], gathered(round, pe, i));
+            CHECK(dst[k][at + c - 1] == gathered(round, pe, c - 1), "round %d: PE %d's last",
+                  round, pe);
+            at += c;
+        }
+        CHECK(dst[k][at] == -1, "round %d: collect wrote past its %zu longs", round, at);
+        for (size_t i = 0; i < count; i++)
+            src[i] = -2; /* ours again: a peer that reads it now reads garbage */
+        if (team == SHMEM_TEAM_INVALID)
+            check_psync(round, k);
+        if (round % 4 != 3)
+            continue; /* collects back to back, then one sum */
+        for (int i = 0; i < 16; i++)
+            sum_src[i] = term(round, me, (size_t)i);
+        if (team != SHMEM_TEAM_INVALID)
+            CHECK(shmem_long_sum_reduce(team, sum_dst, sum_src, 16) == 0, "sum_reduce");
+        else
+            shmem_long_sum_to_all(sum_dst, sum_src, 16, start, log_stride, size, pwrk[k],
+                                  psync_sum[k]);
+        long want = 0;
+        for (int j = 0; j < size; j++)
+            want += term(round, start + j * stride, 15);
+        CHECK(sum_dst[15] == want, "round %d: sum after collect %ld, want %ld", round, sum_dst[15],
+              want);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "single";
@@ -160,7 +245,7 @@ int main(int argc, char **argv)
     npes = shmem_n_pes();
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
-            psync[k][i] = SHMEM_SYNC_VALUE;
+            psync[k][i] = psync_sum[k][i] = SHMEM_SYNC_VALUE;
     reset_dest();
     shmem_barrier_all();
 
@@ -197,6 +282,26 @@ int main(int argc, char **argv)
                 sums(odd, 0, 0, 0, counts[c], in_place);
             shmem_barrier_all();
         }
+    reset_dest();
+    shmem_barrier_all();
+    for (int shape = 0; shape < 3; shape++) {
+        gathers(SHMEM_TEAM_INVALID, 0, 0, npes, shape);
+        reset_dest();
+        shmem_barrier_all();
+        gathers(SHMEM_TEAM_WORLD, 0, 0, npes, shape);
+        reset_dest();
+        shmem_barrier_all();
+        if (npes >= 4) {
+            gathers(SHMEM_TEAM_INVALID, 1, 1, npes / 2, shape);
+            reset_dest();
+            shmem_barrier_all();
+        }
+        if (odd != SHMEM_TEAM_INVALID) {
+            gathers(odd, 0, 0, 0, shape);
+            reset_dest();
+        }
+        shmem_barrier_all();
+    }
     if (odd != SHMEM_TEAM_INVALID)
         shmem_team_destroy(odd);
     if (me == 0)

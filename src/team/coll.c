@@ -102,8 +102,6 @@ static bool collect_stageable(const struct oshm_pe_set *s)
 static void collect_staged(const struct oshm_pe_set *s, void *dest, const void *source,
                            size_t bytes)
 {
-    int n = s->size;
-    int64_t *staged = &s->sync[OSHM_SYNC_STAGED_WORD];
     bool lend = bytes > OSHM_REDUCE_STAGE_BYTES;
     if (lend && hcomm_seg_of(source, bytes) < 0)
         hcomm_bad_addr(source, bytes, hcomm.my_pe, "collect");
@@ -111,17 +109,9 @@ static void collect_staged(const struct oshm_pe_set *s, void *dest, const void *
     if (!lend)
         memcpy(oshm_coll_stage(), source, bytes);
     *oshm_coll_lent_word() = lend ? -1 - (int64_t)bytes : (int64_t)bytes;
-    oshm_coll_expect(n - 1);
-    for (int k = 1; k < n; k++)
-        hcomm_signal(CH, (uint64_t *)staged, 1, HCOMM_SIGNAL_ADD,
-                     oshm_set_pe(s, (s->my_index + k) % n), "collect");
-    if (n > 1) {
-        oshm_wait_i64_ge(staged, s->idle + n - 1);
-        hcomm_amo(CH, staged, sizeof *staged, HCOMM_AMO_ADD, (uint64_t)-(int64_t)(n - 1), 0,
-                  hcomm.my_pe, "collect");
-    }
+    oshm_coll_staged_round(s, "collect");
     char *at = dest;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < s->size; i++) {
         int pe = oshm_set_pe(s, i);
         int64_t size = *(const int64_t *)hcomm_ptr(oshm_coll_lent_word(), pe, "collect");
         size_t block = (size_t)(size < 0 ? -1 - size : size);
@@ -132,10 +122,7 @@ static void collect_staged(const struct oshm_pe_set *s, void *dest, const void *
             memmove(at, from, block);
         at += block;
     }
-    int64_t *acks = oshm_coll_ack_word();
-    for (int k = 1; k < n; k++)
-        hcomm_signal(CH, (uint64_t *)acks, 1, HCOMM_SIGNAL_ADD,
-                     oshm_set_pe(s, (s->my_index + k) % n), "collect");
+    oshm_coll_staged_done(s, "collect");
     if (lend)
         oshm_coll_settle();
 }

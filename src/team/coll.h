@@ -26,9 +26,10 @@
  *              PE c combining chunk c straight from the peers' memory in
  *              cache-sized blocks and putting each block to every PE.
  *   collect    (coll.c) blocks in PE order. From 3 to
- *              OSHM_REDUCE_STAGE_MAX_PES PEs, every peer mapped: each PE stages its block (or, above
- *              OSHM_REDUCE_STAGE_BYTES, lends its source) with its size and
- *              tells every peer; each reads all blocks into its own dest.
+ *              OSHM_REDUCE_STAGE_MAX_PES PEs, every peer mapped: each PE
+ *              stages its block (or, above OSHM_REDUCE_STAGE_BYTES, lends
+ *              its source) with its size and tells every peer; each reads
+ *              all blocks into its own dest.
  *              Otherwise a PE learns where its block goes from the PE
  *              before it, then writes its block to every PE;
  *   fcollect   (coll_fcollect.c) where every peer is mapped, every PE writes
@@ -146,6 +147,14 @@ void oshm_coll_take_done(int pe, int64_t seq);
 /* Waits for every acknowledgement promised; every barrier, broadcast and
  * small reduction starts with it. */
 void oshm_coll_settle(void);
+/* A staged collective over S, once this PE's staging area (or lent word)
+ * is written: tells every peer, promises itself their acknowledgements,
+ * and waits until every peer has told it (taking the signals back, so that
+ * a fast peer's signal for the next call, which comes only after that peer
+ * has this call's acknowledgement, adds to an idle word). */
+void oshm_coll_staged_round(const struct oshm_pe_set *s, const char *routine);
+/* This PE is done with every peer's staging area (or lent source). */
+void oshm_coll_staged_done(const struct oshm_pe_set *s, const char *routine);
 void oshm_fcollect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                    enum oshm_coll_form form);
 /* fcollect's algorithms (coll_fcollect.c): which one a call of BYTES per

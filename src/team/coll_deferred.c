@@ -92,6 +92,27 @@ void oshm_coll_take_done(int pe, int64_t seq)
     atomic_store_explicit((_Atomic int64_t *)word, seq, memory_order_release);
 }
 
+void oshm_coll_staged_round(const struct oshm_pe_set *s, const char *routine)
+{
+    struct hcomm_channel *ch = &hcomm.default_channel;
+    int64_t *staged = &s->sync[OSHM_SYNC_STAGED_WORD];
+    int n = s->size;
+    oshm_coll_expect(n - 1);
+    for (int k = 1; k < n; k++)
+        hcomm_signal(ch, (uint64_t *)staged, 1, HCOMM_SIGNAL_ADD,
+                     oshm_set_pe(s, (s->my_index + k) % n), routine);
+    oshm_wait_i64_ge(staged, s->idle + n - 1);
+    hcomm_amo(ch, staged, sizeof *staged, HCOMM_AMO_ADD, (uint64_t)-(int64_t)(n - 1), 0,
+              hcomm.my_pe, routine);
+}
+
+void oshm_coll_staged_done(const struct oshm_pe_set *s, const char *routine)
+{
+    for (int k = 1; k < s->size; k++)
+        hcomm_signal(&hcomm.default_channel, (uint64_t *)&words->acks, 1, HCOMM_SIGNAL_ADD,
+                     oshm_set_pe(s, (s->my_index + k) % s->size), routine);
+}
+
 void oshm_coll_settle(void)
 {
     if (acks_expected)

@@ -83,30 +83,19 @@ static void reduce_staged(const struct oshm_pe_set *s, void *dest, const void *s
                           size_t nreduce, size_t elem, oshm_combine_fn combine)
 {
     size_t bytes = nreduce * elem;
-    int n = s->size;
-    int64_t *staged = &s->sync[OSHM_SYNC_STAGED_WORD];
     char *stage = oshm_coll_stage();
     oshm_coll_settle();
     memcpy(stage, source, bytes);
-    oshm_coll_expect(n - 1);
-    for (int k = 1; k < n; k++)
-        hcomm_signal(CH, (uint64_t *)staged, 1, HCOMM_SIGNAL_ADD,
-                     oshm_set_pe(s, (s->my_index + k) % n), "reduce");
-    oshm_wait_i64_ge(staged, s->idle + n - 1);
-    hcomm_amo(CH, staged, sizeof *staged, HCOMM_AMO_ADD, (uint64_t)-(int64_t)(n - 1), 0,
-              hcomm.my_pe, "reduce");
+    oshm_coll_staged_round(s, "reduce");
     /* From PE 0's copy in dest; then every other's, in PE order. */
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < s->size; i++) {
         const void *in = mapped(s, i, stage);
         if (i == 0)
             memmove(dest, in, bytes);
         else
             combine(dest, in, nreduce);
     }
-    int64_t *acks = oshm_coll_ack_word();
-    for (int k = 1; k < n; k++)
-        hcomm_signal(CH, (uint64_t *)acks, 1, HCOMM_SIGNAL_ADD,
-                     oshm_set_pe(s, (s->my_index + k) % n), "reduce");
+    oshm_coll_staged_done(s, "reduce");
 }
 
 /* Up to OSHM_REDUCE_PUSH_MAX_BYTES, every peer mapped, a job of up to
@@ -223,10 +212,11 @@ void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, si
             memmove(dest, source, nreduce * elem);
         return;
     }
-    if (stageable(s, nreduce * elem) && nreduce * elem <= OSHM_REDUCE_PUSH_MAX_BYTES &&
+    bool staged = stageable(s, nreduce * elem);
+    if (staged && nreduce * elem <= OSHM_REDUCE_PUSH_MAX_BYTES &&
         hcomm.n_pes <= OSHM_REDUCE_STAGE_MAX_PES)
         reduce_pushed(s, dest, source, nreduce, elem, combine);
-    else if (stageable(s, nreduce * elem))
+    else if (staged)
         reduce_staged(s, dest, source, nreduce, elem, combine);
     else if (nreduce * elem <= OSHM_REDUCE_WHOLE_MAX_BYTES || nreduce < (size_t)s->size)
         reduce_whole(s, dest, source, nreduce, elem, combine);

@@ -83,8 +83,24 @@ foreach(topo auto ucx ucx-tcp node1-tcp)
     endif()
     set(env SHMEM_PROGRESS_THREAD=1 ${order_env_${topo}})
     set(test progress.${topo}.np2)
-    add_test(NAME ${test} COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:progress>)
+    if(topo STREQUAL "auto")
+      add_test(NAME ${test} COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:progress>)
+    else()
+      add_test(NAME ${test} COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:progress> 200 thread)
+    endif()
     set_tests_properties(${test} PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS "${labels}"
       ENVIRONMENT "${env}")
   endif()
 endforeach()
+# Where the process may not raise a thread's priority (no CAP_SYS_NICE,
+# RLIMIT_NICE 0), under nice 3: the thread keeps the program's nice value,
+# and progress still holds.
+find_program(SETPRIV setpriv)
+find_program(PRLIMIT prlimit)
+if(OSHM_HAVE_UCX AND SETPRIV AND PRLIMIT)
+  set(test progress.ucx-tcp.unprivileged.np2)
+  add_test(NAME ${test} COMMAND ${SETPRIV} --bounding-set=-sys_nice --inh-caps=-sys_nice
+    ${PRLIMIT} --nice=0 nice -n 3 ${OSHRUN} -np 2 $<TARGET_FILE:progress> 200 thread)
+  set_tests_properties(${test} PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS "pe;progress;ucx"
+    ENVIRONMENT "SHMEM_PROGRESS_THREAD=1;SHMEM_TRANSPORT=ucx;UCX_TLS=tcp")
+endif()

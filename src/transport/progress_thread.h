@@ -14,16 +14,18 @@
  * is back.
  *
  * The thread wakes on a core where the program computes, and must get it at
- * once (docs/multinode.md, "Progress"): it asks for a short time slice,
- * serves at most PROGRESS_THREAD_BURST_NS at a stretch and then rests twice
- * as long as it served. A flood of peers' operations so takes no more than
- * a third of the program's core, and the thread keeps the standing (EEVDF's
- * lag) that lets its next wake-up preempt the computing thread at once
- * rather than at that thread's next tick (4 ms at HZ=250): a thread that
- * served 180 us at a stretch was measured waiting 4 ms for its next turn. (A real-time
- * priority would preempt for sure, but it spins on UCX's internal
- * spinlocks while their holder, an ordinary thread, cannot run: measured,
- * the job stalled a second.)
+ * once (docs/multinode.md, "Progress"): it asks for a short time slice and,
+ * where the system allows it, a nice value PROGRESS_THREAD_NICE_BOOST below
+ * the program's, serves at most PROGRESS_THREAD_BURST_NS at a stretch and
+ * then rests twice as long as it served. A flood of peers' operations so
+ * takes no more than a third of the program's core, and the thread keeps
+ * the standing (EEVDF's lag) that lets its next wake-up preempt the
+ * computing thread at once rather than at that thread's next tick (4 ms at
+ * HZ=250): a thread that served 180 us at a stretch was measured waiting
+ * 4 ms for its next turn. (A real-time priority would preempt for sure, but
+ * it spins on UCX's internal spinlocks while their holder, an ordinary
+ * thread, cannot run: measured, the job stalled a second.) It is named
+ * "shmem-progress" (top -H, ps -L).
  */
 #ifndef OSHM_TRANSPORT_PROGRESS_THREAD_H
 #define OSHM_TRANSPORT_PROGRESS_THREAD_H
@@ -43,6 +45,9 @@
 /* The time slice the thread asks for without a real-time priority (the
  * kernel's least is 100 us). */
 #define PROGRESS_THREAD_SLICE_NS 100000
+/* How far below the program's nice value the thread asks to run, where the
+ * system allows it (CAP_SYS_NICE or RLIMIT_NICE). */
+#define PROGRESS_THREAD_NICE_BOOST 10
 
 struct progress_thread {
     /* The backend's, set before start. */

@@ -128,8 +128,8 @@ static void range_of(const struct oshm_env_var *v, unsigned long long *lo, unsig
     char min[32] = "";
     snprintf(min, sizeof min, "%.*s", (int)(dots - v->accepted), v->accepted);
     const char *max = dots + 2;
-    size_t bytes;
-    unsigned long long n;
+    size_t bytes = 0;
+    unsigned long long n = 0;
     if (*min)
         *lo = v->type == OSHM_ENV_TYPE_SIZE ? (oshm_parse_size(min, &bytes), bytes)
                                            : (parse_uint(min, &n), n);

@@ -58,7 +58,7 @@ foreach(prov ${ofi_providers})
   endforeach()
   # A PE that computes still serves the others (the progress thread; tcp is
   # of manual progress).
-  add_test(NAME progress.ofi-${prov}.np2 COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:progress> 200 thread)
+  add_test(NAME progress.ofi-${prov}.np2 COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:progress> 200 thread-plain)
   set_tests_properties(progress.ofi-${prov}.np2 PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}
     LABELS "pe;progress;ofi"
     ENVIRONMENT "FI_PROVIDER=${prov};SHMEM_TRANSPORT=ofi;SHMEM_PROGRESS_THREAD=1")

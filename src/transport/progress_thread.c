@@ -44,7 +44,7 @@ struct sched_attr_v1 {
  * wake-up could wait behind the computing thread. A short slice (granted
  * without privilege since Linux 6.12; older kernels ignore the runtime)
  * makes the thread's deadline early. */
-static void ask_short_slice(void)
+static void ask_short_slice(bool boost)
 {
 #ifdef SYS_sched_setattr
     /* The call sets the nice value too. A short slice alone still left the
@@ -57,12 +57,12 @@ static void ask_short_slice(void)
     int nice = getpriority(PRIO_PROCESS, 0);
     if (errno)
         nice = 0;
-    int boosted = nice - PROGRESS_THREAD_NICE_BOOST;
+    int boosted = boost ? nice - PROGRESS_THREAD_NICE_BOOST : nice;
     if (boosted < -20)
         boosted = -20;
     struct sched_attr_v1 a = {.size = sizeof a, .policy = 0 /* SCHED_OTHER */,
                               .nice = boosted, .runtime = PROGRESS_THREAD_SLICE_NS};
-    if (syscall(SYS_sched_setattr, 0, &a, 0) == 0)
+    if (syscall(SYS_sched_setattr, 0, &a, 0) == 0 || boosted == nice)
         return;
     a.nice = nice;
     (void)syscall(SYS_sched_setattr, 0, &a, 0);
@@ -103,9 +103,9 @@ static void rest_after(uint64_t served)
 static void *run(void *arg)
 {
     struct progress_thread *t = arg;
-    ask_short_slice();
     if (t->begin)
         t->begin();
+    ask_short_slice(t->boost);
     uint64_t seen = atomic_load_explicit(&t->app_polls, memory_order_relaxed);
     while (!progress_thread_stopping(t)) {
         struct timespec watch = {0, PROGRESS_THREAD_WATCH_NS};

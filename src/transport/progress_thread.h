@@ -14,9 +14,9 @@
  * is back.
  *
  * The thread wakes on a core where the program computes, and must get it at
- * once (docs/multinode.md, "Progress"): it asks for a short time slice and,
- * where the system allows it, a nice value PROGRESS_THREAD_NICE_BOOST below
- * the program's, serves at most PROGRESS_THREAD_BURST_NS at a stretch and
+ * once (docs/multinode.md, "Progress"): it asks for a short time slice (and,
+ * where it may, a nice value PROGRESS_THREAD_NICE_BOOST below the program's;
+ * see boost below), serves at most PROGRESS_THREAD_BURST_NS at a stretch and
  * then rests twice as long as it served. A flood of peers' operations so
  * takes no more than a third of the program's core, and the thread keeps
  * the standing (EEVDF's lag) that lets its next wake-up preempt the
@@ -45,17 +45,23 @@
 /* The time slice the thread asks for without a real-time priority (the
  * kernel's least is 100 us). */
 #define PROGRESS_THREAD_SLICE_NS 100000
-/* How far below the program's nice value the thread asks to run, where the
- * system allows it (CAP_SYS_NICE or RLIMIT_NICE). */
+/* How far below the program's nice value a boosted thread asks to run,
+ * where the system allows it (CAP_SYS_NICE or RLIMIT_NICE). */
 #define PROGRESS_THREAD_NICE_BOOST 10
 
 struct progress_thread {
     /* The backend's, set before start. */
     unsigned (*poll)(void); /* one poll of the target (the backend locks it); work done */
     void (*sleep)(void);    /* until a peer's message may be there, or a while */
-    void (*begin)(void);    /* NULL, or first thing in the thread */
+    void (*begin)(void);    /* NULL, or first thing in the thread (may clear boost) */
     void (*wake)(void);     /* NULL, or ends SLEEP early (at stop) */
     bool oversubscribed;    /* never linger: the core is someone's */
+    /* Ask for PROGRESS_THREAD_NICE_BOOST: only for a thread that sleeps until
+     * a message comes, on cores the PEs do not outnumber. One that wakes to
+     * poll every few tens of us would take the cores from the PEs: four
+     * libfabric threads at nice -10 on 2 cores made the PEs' own teardown
+     * outlast oshrun's wait for them in shmem_finalize. */
+    bool boost;
     /* The driver's. */
     pthread_t thread;
     _Atomic bool stop;

@@ -338,6 +338,7 @@ static void thread_begin(void)
         oshm_warn("UCX offers no event descriptor (%s): the progress thread polls",
                   ucs_status_string(st));
         thread_efd = -1;
+        ucx.thread.boost = false; /* it wakes to poll: see progress_thread.h */
     }
 }
 
@@ -348,7 +349,8 @@ int ucx_thread_start(void)
 {
     ucx.thread = (struct progress_thread){.poll = thread_poll, .sleep = sleep_for_message,
                                           .begin = thread_begin, .wake = thread_wake,
-                                          .oversubscribed = ucx.oversubscribed};
+                                          .oversubscribed = ucx.oversubscribed,
+                                          .boost = !ucx.oversubscribed};
     if (progress_thread_start(&ucx.thread, "UCX") != 0) {
         ucx.thread_on = false;
         return -1;

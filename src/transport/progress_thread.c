@@ -105,7 +105,7 @@ static void *run(void *arg)
     struct progress_thread *t = arg;
     if (t->begin)
         t->begin();
-    ask_short_slice(t->boost);
+    ask_short_slice(t->waits_for_message && !t->oversubscribed);
     uint64_t seen = atomic_load_explicit(&t->app_polls, memory_order_relaxed);
     while (!progress_thread_stopping(t)) {
         struct timespec watch = {0, PROGRESS_THREAD_WATCH_NS};

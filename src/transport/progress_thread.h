@@ -14,10 +14,11 @@
  * is back.
  *
  * The thread wakes on a core where the program computes, and must get it at
- * once (docs/multinode.md, "Progress"): it asks for a short time slice (and,
- * where it may, a nice value PROGRESS_THREAD_NICE_BOOST below the program's;
- * see boost below), serves at most PROGRESS_THREAD_BURST_NS at a stretch and
- * then rests twice as long as it served. A flood of peers' operations so
+ * once (docs/multinode.md, "Progress"): it asks for a short time slice
+ * (and, where it may, a nice value PROGRESS_THREAD_NICE_BOOST below the
+ * program's; see waits_for_message below), serves at most
+ * PROGRESS_THREAD_BURST_NS at a stretch and then rests twice as long as it
+ * served. A flood of peers' operations so
  * takes no more than a third of the program's core, and the thread keeps
  * the standing (EEVDF's lag) that lets its next wake-up preempt the
  * computing thread at once rather than at that thread's next tick (4 ms at
@@ -53,15 +54,15 @@ struct progress_thread {
     /* The backend's, set before start. */
     unsigned (*poll)(void); /* one poll of the target (the backend locks it); work done */
     void (*sleep)(void);    /* until a peer's message may be there, or a while */
-    void (*begin)(void);    /* NULL, or first thing in the thread (may clear boost) */
+    void (*begin)(void);    /* NULL, or first thing in the thread (may clear waits_for_message) */
     void (*wake)(void);     /* NULL, or ends SLEEP early (at stop) */
     bool oversubscribed;    /* never linger: the core is someone's */
-    /* Ask for PROGRESS_THREAD_NICE_BOOST: only for a thread that sleeps until
-     * a message comes, on cores the PEs do not outnumber. One that wakes to
-     * poll every few tens of us would take the cores from the PEs: four
-     * libfabric threads at nice -10 on 2 cores made the PEs' own teardown
-     * outlast oshrun's wait for them in shmem_finalize. */
-    bool boost;
+    /* SLEEP waits for a peer's message (not a nap). Only such a thread, on
+     * cores the PEs do not outnumber, asks for PROGRESS_THREAD_NICE_BOOST:
+     * one that wakes to poll every few tens of us would take the cores from
+     * the PEs (four libfabric threads at nice -10 on 2 cores made the PEs'
+     * own teardown outlast oshrun's wait for them in shmem_finalize). */
+    bool waits_for_message;
     /* The driver's. */
     pthread_t thread;
     _Atomic bool stop;

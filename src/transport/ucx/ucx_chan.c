@@ -338,7 +338,7 @@ static void thread_begin(void)
         oshm_warn("UCX offers no event descriptor (%s): the progress thread polls",
                   ucs_status_string(st));
         thread_efd = -1;
-        ucx.thread.boost = false; /* it wakes to poll: see progress_thread.h */
+        ucx.thread.waits_for_message = false; /* it naps and polls */
     }
 }
 
@@ -350,7 +350,7 @@ int ucx_thread_start(void)
     ucx.thread = (struct progress_thread){.poll = thread_poll, .sleep = sleep_for_message,
                                           .begin = thread_begin, .wake = thread_wake,
                                           .oversubscribed = ucx.oversubscribed,
-                                          .boost = !ucx.oversubscribed};
+                                          .waits_for_message = true};
     if (progress_thread_start(&ucx.thread, "UCX") != 0) {
         ucx.thread_on = false;
         return -1;

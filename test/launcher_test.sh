@@ -57,6 +57,10 @@ expect "a PE that exits 0 before shmem_init ends the job" 1 \
 expect "a PE whose finalize at exit meets a barrier ends the job" 1 \
     "PE 1 \(pid [0-9]+\) completed shmem_finalize \(at exit: the program did not call it\) and exited, but PEs 0, 2 did not" 15 \
     -- "$OSHRUN" -np 3 "$FAULTS" exit_without_finalize 1
+# The others leave shmem_finalize at once; PE 2 ends its teardown 8 s later,
+# past the 5 s given to PEs that never met the others in shmem_finalize.
+expect "a PE slow to end its teardown in shmem_finalize is waited for" 0 "" 15 \
+    -- "$OSHRUN" -np 3 "$FAULTS" slow_teardown 2 8
 expect "every PE leaving without shmem_finalize is a clean end" 0 "" 5 \
     -- "$OSHRUN" -np 4 "$FAULTS" all_exit_without_finalize
 expect "invalid PE is a clear error" nonzero "shmem_long_p: PE 2 does not exist \(the job has PEs 0 to 1\)" 5 \

@@ -26,6 +26,10 @@ struct oshm_boot_ops {
     int (*get)(int rank, const char *key, void *value, size_t len);
     /* Ends the whole job with STATUS; does not return. */
     void (*abort)(int status, const char *message);
+    /* Tells the launcher that this PE's last shmem_finalize met the other
+     * PEs' and only its local teardown remains (a launcher judging exits
+     * gives a slow teardown time); NULL where the launcher has no use for it. */
+    void (*teardown)(void);
     /* Tells the launcher this PE finished cleanly and releases resources. */
     void (*finalize)(void);
 };

@@ -123,6 +123,12 @@ static _Noreturn void launcher_abort(int status, const char *message)
     _exit(status);
 }
 
+static void launcher_teardown(void)
+{
+    if (launcher_fd >= 0)
+        send_msg(BOOT_WIRE_TEARDOWN, NULL, 0);
+}
+
 static void launcher_finalize(void)
 {
     if (launcher_fd < 0)
@@ -140,6 +146,7 @@ const struct oshm_boot_ops oshm_boot_launcher_ops = {
     .fence = launcher_fence,
     .get = launcher_get,
     .abort = launcher_abort,
+    .teardown = launcher_teardown,
     .finalize = launcher_finalize,
 };
 

@@ -227,6 +227,8 @@ int oshm_boot_uid_init(void)
     uid_ops.fence = uid_fence;
     uid_ops.finalize = uid_finalize;
     uid_ops.abort = uid_abort;
+    /* Rank 0's rendezvous judges no exits: it waits for every FINALIZE. */
+    uid_ops.teardown = NULL;
     oshm_boot.ops = &uid_ops;
     atomic_store(&leaving, false);
     threads_started = false;

@@ -30,6 +30,9 @@ enum boot_wire_type {
     BOOT_WIRE_ALLGATHER = 2,
     BOOT_WIRE_ABORT = 3,
     BOOT_WIRE_FINALIZE = 4,
+    /* No payload: the PE's last shmem_finalize met the others' (its barrier
+     * completed); only its own teardown remains before FINALIZE. */
+    BOOT_WIRE_TEARDOWN = 5,
 };
 
 struct boot_wire_hdr {

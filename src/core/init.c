@@ -157,6 +157,8 @@ OSHM_FN(void, shmem_finalize, (void))
     device_fini();
     shmem_quiet();
     oshm_sync_world();
+    if (oshm_boot.ops->teardown)
+        oshm_boot.ops->teardown();
     oshm_state.init_depth = 0;
     oshm_state.finalized = true;
     oshm_state.running = false;

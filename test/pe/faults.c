@@ -1,6 +1,7 @@
 /* Failure modes, chosen by argv[1]; test/launcher_test.sh states what each
  * must produce (exit status and message). */
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -11,9 +12,32 @@
 
 #include <shmem/device.h>
 
+#include "boot/boot_wire.h"
 #include "check.h"
 
 static long target;
+
+/* slow_teardown: this PE's FINALIZE message to oshrun (src/boot/boot_wire.h)
+ * leaves this many seconds late, as from a PE whose teardown a loaded node
+ * starves of CPU. The library's send() is this one: the program's symbol
+ * comes first. */
+static unsigned teardown_delay_s;
+
+ssize_t send(int fd, const void *buf, size_t len, int flags)
+{
+    static ssize_t (*real_send)(int, const void *, size_t, int);
+    if (!real_send)
+        real_send = (ssize_t(*)(int, const void *, size_t, int))dlsym(RTLD_NEXT, "send");
+    struct boot_wire_hdr h;
+    if (teardown_delay_s && len == sizeof h) {
+        memcpy(&h, buf, sizeof h);
+        if (h.type == BOOT_WIRE_FINALIZE) {
+            sleep(teardown_delay_s);
+            teardown_delay_s = 0;
+        }
+    }
+    return real_send(fd, buf, len, flags);
+}
 
 static void bad_pe_kernel(void *p)
 {
@@ -62,6 +86,12 @@ int main(int argc, char **argv)
          * wait for it in shmem_finalize. */
         if (me == victim)
             exit(0);
+        shmem_barrier_all();
+    } else if (!strcmp(mode, "slow_teardown")) {
+        /* PE VICTIM takes CODE seconds to finish shmem_finalize after the
+         * PEs met in it: the others leave first, and it must be waited for. */
+        if (me == victim)
+            teardown_delay_s = (unsigned)code;
         shmem_barrier_all();
     } else if (!strcmp(mode, "all_exit_without_finalize")) {
         /* Every PE leaves through exit(): the library finalizes them all

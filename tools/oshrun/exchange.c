@@ -147,6 +147,9 @@ void exchange_message(struct conn *c)
         job_end(status);
         return;
     }
+    case BOOT_WIRE_TEARDOWN:
+        job_pe_tearing_down(c->rank);
+        return;
     case BOOT_WIRE_FINALIZE: {
         uint32_t flags = 0;
         if (c->hdr.len >= 4)

@@ -7,7 +7,9 @@
  *   - it completes shmem_finalize and exits while others stay in theirs:
  *     its finalize met something else than theirs (typically the library's
  *     implicit finalize at exit of a PE that never called shmem_finalize,
- *     meeting the others' shmem_barrier_all).
+ *     meeting the others' shmem_barrier_all);
+ *   - a PE whose finalize did meet the others' (TEARDOWN) is given much
+ *     longer for its own teardown, which a loaded node can slow to seconds.
  * The others get SIGTERM, then SIGKILL a second later.
  */
 #include <signal.h>
@@ -25,6 +27,9 @@
  * is for a node with far more PEs than cores. */
 #define FINALIZE_WAIT_MS 5000
 #define FINALIZE_WAIT_PER_PE_MS 20
+/* A PE past its finalize's barrier only closes its network endpoints and
+ * unmaps: seconds at most, even starved of CPU; beyond a minute it hangs. */
+#define TEARDOWN_WAIT_MS 60000
 
 struct pe *pes;
 bool ending;
@@ -33,6 +38,7 @@ int exit_status;
 static long kill_deadline;
 static long finalize_deadline = -1; /* armed when a finalized PE left */
 static int finalize_first = -1;     /* that PE */
+static long finalize_first_ms;      /* when oshrun saw it exit */
 static int nconnected;
 
 long now_ms(void)
@@ -98,6 +104,7 @@ void job_pe_connected(int rank)
 {
     /* Again after a finalize: a new life, to be finalized in turn. */
     if (pes[rank].connected) {
+        pes[rank].tearing_down = false;
         pes[rank].finalized = false;
         pes[rank].finalize_at_exit = false;
         return;
@@ -106,6 +113,8 @@ void job_pe_connected(int rank)
     nconnected++;
     check_left_before_init();
 }
+
+void job_pe_tearing_down(int rank) { pes[rank].tearing_down = true; }
 
 void job_pe_finalized(int rank, bool at_exit)
 {
@@ -125,8 +134,9 @@ static void exited_zero(int r)
         job_end(1);
     } else if (finalize_deadline < 0) {
         finalize_first = r;
+        finalize_first_ms = now_ms();
         finalize_deadline =
-            now_ms() + FINALIZE_WAIT_MS + (long)FINALIZE_WAIT_PER_PE_MS * opt.npes;
+            finalize_first_ms + FINALIZE_WAIT_MS + (long)FINALIZE_WAIT_PER_PE_MS * opt.npes;
     }
 }
 
@@ -159,29 +169,55 @@ void job_reap(void)
     }
 }
 
+/* Up to 8 ranks "1, 4, 6 and 3 more" of the PEs still in shmem_finalize
+ * (all of them, or only those not tearing down); their number. */
+static int list_unfinalized(bool only_not_tearing_down, char *list, size_t size)
+{
+    size_t len = 0;
+    int n = 0;
+    list[0] = 0;
+    for (int r = 0; r < opt.npes; r++) {
+        const struct pe *p = &pes[r];
+        if (!p->running || !p->connected || p->finalized ||
+            (only_not_tearing_down && p->tearing_down))
+            continue;
+        if (n++ < 8 && len < size)
+            len += (size_t)snprintf(list + len, size - len, "%s%d", n > 1 ? ", " : "", r);
+    }
+    if (n > 8 && len < size)
+        snprintf(list + len, size - len, " and %d more", n - 8);
+    return n;
+}
+
 /* The PEs still in shmem_finalize long after one left it. */
 static void check_finalize(void)
 {
-    char list[160] = "";
-    size_t len = 0;
-    int stuck = 0;
-    for (int r = 0; r < opt.npes; r++)
-        if (pes[r].running && pes[r].connected && !pes[r].finalized) {
-            if (stuck++ < 8 && len < sizeof list)
-                len += (size_t)snprintf(list + len, sizeof list - len, "%s%d", stuck > 1 ? ", " : "", r);
-        }
-    finalize_deadline = -1;
-    if (!stuck)
-        return;
-    if (stuck > 8 && len < sizeof list)
-        snprintf(list + len, sizeof list - len, " and %d more", stuck - 8);
+    char list[160];
     const struct pe *first = &pes[finalize_first];
-    fprintf(stderr, "oshrun: PE %d (pid %d) completed shmem_finalize%s and exited, but PE%s %s "
-                    "did not complete theirs: the PEs did not meet in shmem_finalize; ending "
-                    "the job\n",
-            finalize_first, (int)first->pid,
-            first->finalize_at_exit ? " (at exit: the program did not call it)" : "",
-            stuck > 1 ? "s" : "", list);
+    finalize_deadline = -1;
+    int unmet = list_unfinalized(true, list, sizeof list);
+    if (unmet) {
+        fprintf(stderr, "oshrun: PE %d (pid %d) completed shmem_finalize%s and exited, but PE%s %s "
+                        "did not complete theirs: the PEs did not meet in shmem_finalize; ending "
+                        "the job\n",
+                finalize_first, (int)first->pid,
+                first->finalize_at_exit ? " (at exit: the program did not call it)" : "",
+                unmet > 1 ? "s" : "", list);
+        job_end(1);
+        return;
+    }
+    int tearing = list_unfinalized(false, list, sizeof list);
+    if (!tearing)
+        return;
+    long until = finalize_first_ms + TEARDOWN_WAIT_MS;
+    if (now_ms() < until) {
+        finalize_deadline = until;
+        return;
+    }
+    fprintf(stderr, "oshrun: PE%s %s met the others in shmem_finalize but did not complete "
+                    "%s teardown within %d s after PE %d left; ending the job\n",
+            tearing > 1 ? "s" : "", list, tearing > 1 ? "their" : "its", TEARDOWN_WAIT_MS / 1000,
+            finalize_first);
     job_end(1);
 }
 

@@ -166,6 +166,7 @@ struct pe {
     pid_t pid;
     bool running;
     bool connected;       /* its HELLO carried the secret: it called shmem_init */
+    bool tearing_down;    /* its last shmem_finalize met the others': only its teardown remains */
     bool finalized;       /* it completed shmem_finalize */
     bool finalize_at_exit; /* ... called by the library at exit, not by the program */
     bool left_before_init; /* exited with status 0 without connecting */
@@ -185,6 +186,7 @@ void job_end(int status);
 void job_reap(void);
 /* Events from the bootstrap. */
 void job_pe_connected(int rank);
+void job_pe_tearing_down(int rank);
 void job_pe_finalized(int rank, bool at_exit);
 /* Acts on passed deadlines; returns ms until the next one (-1: none). */
 int job_tick(void);

@@ -105,7 +105,8 @@ static void *run(void *arg)
     struct progress_thread *t = arg;
     if (t->begin)
         t->begin();
-    ask_short_slice(t->waits_for_message && !t->oversubscribed);
+    bool boosted = t->waits_for_message && !t->oversubscribed;
+    ask_short_slice(boosted);
     uint64_t seen = atomic_load_explicit(&t->app_polls, memory_order_relaxed);
     while (!progress_thread_stopping(t)) {
         struct timespec watch = {0, PROGRESS_THREAD_WATCH_NS};
@@ -118,6 +119,13 @@ static void *run(void *arg)
         while (!progress_thread_stopping(t)) {
             rest_after(serve(t));
             t->sleep();
+            /* The backend could no longer wait for a message and naps
+             * instead: a boosted thread waking every few tens of us would
+             * take the program's core. */
+            if (boosted && !t->waits_for_message) {
+                ask_short_slice(false);
+                boosted = false;
+            }
             now = atomic_load_explicit(&t->app_polls, memory_order_relaxed);
             if (now != seen) { /* the program is back: it takes this message */
                 seen = now;

@@ -25,7 +25,9 @@
  * HZ=250): a thread that served 180 us at a stretch was measured waiting
  * 4 ms for its next turn. (A real-time priority would preempt for sure, but
  * it spins on UCX's internal spinlocks while their holder, an ordinary
- * thread, cannot run: measured, the job stalled a second.) It is named
+ * thread, cannot run: measured, the job stalled a second; with UCX's
+ * locks made mutexes, it ran well on an idle machine and made latencies
+ * 15-50% worse on a loaded one.) It is named
  * "shmem-progress" (top -H, ps -L).
  */
 #ifndef OSHM_TRANSPORT_PROGRESS_THREAD_H
@@ -53,7 +55,8 @@
 struct progress_thread {
     /* The backend's, set before start. */
     unsigned (*poll)(void); /* one poll of the target (the backend locks it); work done */
-    void (*sleep)(void);    /* until a peer's message may be there, or a while */
+    void (*sleep)(void);    /* until a peer's message may be there, or a while (may clear
+                               waits_for_message: it naps from then on) */
     void (*begin)(void);    /* NULL, or first thing in the thread (may clear waits_for_message) */
     void (*wake)(void);     /* NULL, or ends SLEEP early (at stop) */
     bool oversubscribed;    /* never linger: the core is someone's */

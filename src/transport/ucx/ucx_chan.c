@@ -323,6 +323,7 @@ static void sleep_for_message(void)
         oshm_warn("UCX cannot arm the progress thread's wake-up (%s): it polls instead",
                   ucs_status_string(st));
         thread_efd = -1;
+        ucx.thread.waits_for_message = false; /* the driver lowers its priority */
     }
     struct timespec pause = {0, 50000};
     nanosleep(&pause, NULL);

@@ -18,17 +18,16 @@
  * (and, where it may, a nice value PROGRESS_THREAD_NICE_BOOST below the
  * program's; see waits_for_message below), serves at most
  * PROGRESS_THREAD_BURST_NS at a stretch and then rests twice as long as it
- * served. A flood of peers' operations so
- * takes no more than a third of the program's core, and the thread keeps
- * the standing (EEVDF's lag) that lets its next wake-up preempt the
- * computing thread at once rather than at that thread's next tick (4 ms at
- * HZ=250): a thread that served 180 us at a stretch was measured waiting
- * 4 ms for its next turn. (A real-time priority would preempt for sure, but
- * it spins on UCX's internal spinlocks while their holder, an ordinary
- * thread, cannot run: measured, the job stalled a second; with UCX's
- * locks made mutexes, it ran well on an idle machine and made latencies
- * 15-50% worse on a loaded one.) It is named
- * "shmem-progress" (top -H, ps -L).
+ * served. A flood of peers' operations so takes no more than a third of the
+ * program's core, and the thread keeps the standing (EEVDF's lag) that lets
+ * its next wake-up preempt the computing thread at once rather than at that
+ * thread's next tick (4 ms at HZ=250): a thread that served 180 us at a
+ * stretch was measured waiting 4 ms for its next turn. (A real-time
+ * priority would preempt for sure, but it spins on UCX's internal
+ * spinlocks while their holder, an ordinary thread, cannot run: measured,
+ * the job stalled a second; with UCX's locks made mutexes, it ran well on
+ * an idle machine and made latencies 15-50% worse on a loaded one.) It is
+ * named "shmem-progress" (top -H, ps -L).
  */
 #ifndef OSHM_TRANSPORT_PROGRESS_THREAD_H
 #define OSHM_TRANSPORT_PROGRESS_THREAD_H

@@ -120,7 +120,10 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
             oshm_env_print_info(stdout);
         fflush(stdout);
     }
-    oshm_coll_deferred_start(requested); /* ends with a barrier */
+    /* The start-up exchange's last fence (in setup) is the last step that
+     * waits for the other PEs: it is served by the launcher, so every PE
+     * leaves it at once, whatever the others do next. */
+    oshm_coll_deferred_start();
     return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "util/spin.h"
 #include "fabric/fabric.h"
 #include "hcomm/hcomm_int.h"
+#include "transport/progress_thread.h"
 #include "transport/choose.h"
 
 struct hcomm_domain hcomm;
@@ -23,6 +24,7 @@ struct hcomm_domain hcomm;
 /* What every PE tells every other at start-up. */
 struct pe_card {
     int32_t pid;
+    int32_t default_mode; /* enum hcomm_chan_mode of its default channel */
     cpu_set_t cpus; /* the cores this PE may run on (sched_getaffinity) */
     char host[96];  /* host name and boot id: equal means same kernel, same cores */
     char node[160]; /* host, network namespace and SHMEM_NODE_ID: equal means
@@ -315,11 +317,13 @@ static int connect_all(void)
 
 int hcomm_init(const struct hcomm_config *cfg)
 {
+    /* A session's run of puts leaves without the program, too. */
+    progress_thread_set_upper(hcomm_batch_drive, hcomm_batch_held);
     int n = oshm_boot.size, me = oshm_boot.rank;
     hcomm.my_pe = me;
     hcomm.n_pes = n;
 
-    struct pe_card mine = {.pid = (int32_t)getpid()};
+    struct pe_card mine = {.pid = (int32_t)getpid(), .default_mode = (int32_t)cfg->default_mode};
     if (sched_getaffinity(0, sizeof mine.cpus, &mine.cpus) != 0) {
         CPU_ZERO(&mine.cpus);
         CPU_SET(0, &mine.cpus);
@@ -340,6 +344,9 @@ int hcomm_init(const struct hcomm_config *cfg)
     }
     int nodes = place_pes(cards, n);
     hcomm.my_node = hcomm.node_of[me];
+    hcomm.shared_somewhere = false;
+    for (int p = 0; p < n; p++)
+        hcomm.shared_somewhere |= cards[p].default_mode == HCOMM_CHAN_SHARED;
     if (open_backends(cfg, nodes, cards) != 0)
         goto out;
 

@@ -86,6 +86,11 @@ struct hcomm_ep {
 struct hcomm_batch {
     struct hcomm_channel *ch;
     pthread_t owner; /* the session's thread: its waits send the run */
+    /* The run and every send of it: the progress thread sends a run the
+     * program left (the program away); the program's next operation on
+     * the channel sends it first, under this lock, so the two never post
+     * on the channel at once. */
+    pthread_mutex_t lock;
     struct hcomm_batch *next;
     int pe, seg;
     size_t off; /* where the run starts at PE */
@@ -115,6 +120,10 @@ struct hcomm_domain {
     int n_pes;
     int my_node;
     bool oversubscribed;     /* a node runs more PEs than it has cores for them */
+    /* Some PE's default channel is used by threads at once (it runs under
+     * SHMEM_THREAD_MULTIPLE): the same on every PE, from the start-up
+     * exchange. */
+    bool shared_somewhere;
     int *node_of;            /* node index of each PE (0-based, in order of first PE) */
     pid_t *pid_of;
     struct backend_seg seg[HCOMM_MAX_SEGS];
@@ -240,6 +249,10 @@ bool hcomm_batch_put(struct hcomm_channel *ch, const struct hcomm_ep *ep, int se
 void hcomm_batch_flush(struct hcomm_channel *ch);
 /* Sends the runs of the calling thread's sessions (from its waits). */
 unsigned hcomm_batch_progress(void);
+/* The progress thread's: sends every run that waits (the program away),
+ * and says whether one still does. */
+unsigned hcomm_batch_drive(void);
+bool hcomm_batch_held(void);
 
 /* Every operation but a batched put sends the run first. */
 static inline void hcomm_unbatch(struct hcomm_channel *ch)

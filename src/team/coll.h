@@ -102,7 +102,6 @@ struct oshm_coll_line {
 /* Deferred acknowledgements (coll_deferred.c), and their symmetric words. */
 struct oshm_coll_deferred_words {
     int64_t acks;     /* peers done with this PE's memory; only grows */
-    int64_t multiple; /* on PE 0: PEs under SHMEM_THREAD_MULTIPLE */
     int64_t lent;     /* a staged collect's block: its size if staged, else -1 - size (lent from source) */
     _Alignas(64) char stage[OSHM_REDUCE_STAGE_BYTES]; /* a small reduction's source */
     /* Jobs of up to OSHM_REDUCE_STAGE_MAX_PES PEs: the sources of a
@@ -117,10 +116,9 @@ struct oshm_coll_deferred_words {
 };
 /* At start-up, before any PE may signal them: W, zeroed. */
 void oshm_coll_deferred_init(struct oshm_coll_deferred_words *w);
-/* Collective over all PEs, the last step of start-up (it ends with a
- * barrier): whether collectives may defer, agreed from every PE's thread
- * level. */
-void oshm_coll_deferred_start(int thread_level);
+/* The last step of start-up: whether collectives may defer, from every
+ * PE's thread level (hcomm.shared_somewhere). */
+void oshm_coll_deferred_start(void);
 /* Whether collectives may leave before their peers are done with this PE's
  * memory: no PE is under SHMEM_THREAD_MULTIPLE. */
 bool oshm_coll_defer(void);

@@ -3,11 +3,37 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "util/log.h"
+
+_Atomic uint64_t progress_app_seen;
+
+static unsigned (*upper_drive)(void);
+static bool (*upper_held)(void);
+
+void progress_thread_set_upper(unsigned (*drive)(void), bool (*held)(void))
+{
+    upper_drive = drive;
+    upper_held = held;
+}
+
+/* The running threads, for progress_threads_kick. */
+#define PROGRESS_THREADS_MAX 4
+static struct progress_thread *_Atomic running_threads[PROGRESS_THREADS_MAX];
+
+void progress_threads_kick(void)
+{
+    for (int i = 0; i < PROGRESS_THREADS_MAX; i++) {
+        struct progress_thread *t =
+            atomic_load_explicit(&running_threads[i], memory_order_acquire);
+        if (t)
+            progress_thread_kick(t);
+    }
+}
 
 static uint64_t now_ns(void)
 {
@@ -69,10 +95,10 @@ static void ask_short_slice(bool boost)
 #endif
 }
 
-/* Polls the target until a burst of messages is over, or for at most
- * PROGRESS_THREAD_BURST_NS; returns the CPU time that took (what the
- * scheduler charges the thread; the wall time also counts time it gave the
- * core to others). */
+/* Polls the target and drives held channels until a burst of messages is
+ * over, or for at most PROGRESS_THREAD_BURST_NS; returns the CPU time that
+ * took (what the scheduler charges the thread; the wall time also counts
+ * time it gave the core to others). */
 static uint64_t serve(struct progress_thread *t)
 {
     uint64_t start = now_ns(), cpu = thread_cpu_ns();
@@ -80,7 +106,8 @@ static uint64_t serve(struct progress_thread *t)
         uint64_t now = now_ns();
         if (now - start > PROGRESS_THREAD_BURST_NS)
             break;
-        if (t->poll())
+        unsigned n = t->poll() + t->drive() + (upper_drive ? upper_drive() : 0);
+        if (n)
             last = now_ns();
         else if (t->oversubscribed || now - last > PROGRESS_THREAD_LINGER_NS)
             break;
@@ -100,6 +127,66 @@ static void rest_after(uint64_t served)
     nap_ns(rest < PROGRESS_THREAD_REST_MAX_NS ? rest : PROGRESS_THREAD_REST_MAX_NS);
 }
 
+void progress_thread_wake(struct progress_thread *t)
+{
+    if (!atomic_load_explicit(&t->asleep, memory_order_seq_cst) ||
+        atomic_exchange_explicit(&t->kicked, true, memory_order_seq_cst))
+        return; /* serving (it sees the mark), or kicked already */
+    uint64_t one = 1;
+    ssize_t rc;
+    do
+        rc = write(t->kick_fd, &one, sizeof one);
+    while (rc < 0 && errno == EINTR);
+}
+
+/* Sleeps in FDS (N of them) and the kick descriptor, for at most TIMEOUT_NS
+ * (0: until one of them fires). Returns true when kicked. */
+static bool sleep_in(struct progress_thread *t, struct pollfd *fds, int n, uint64_t timeout_ns)
+{
+    fds[n] = (struct pollfd){.fd = t->kick_fd, .events = POLLIN};
+    struct timespec ts = {(time_t)(timeout_ns / 1000000000u), (long)(timeout_ns % 1000000000u)};
+    if (!atomic_load_explicit(&t->kicked, memory_order_relaxed))
+        while (ppoll(fds, (nfds_t)n + 1, timeout_ns ? &ts : NULL, NULL) < 0 && errno == EINTR)
+            ;
+    atomic_store_explicit(&t->asleep, false, memory_order_relaxed);
+    if (!atomic_load_explicit(&t->kicked, memory_order_acquire))
+        return false;
+    uint64_t v;
+    (void)!read(t->kick_fd, &v, sizeof v); /* non-blocking: empty when the kick was not written */
+    atomic_store_explicit(&t->kicked, false, memory_order_release);
+    return true;
+}
+
+/* Announces a sleep that a kick must end; after it, a channel marked held
+ * is either seen by the thread or kicks it. */
+static void begin_sleep(struct progress_thread *t)
+{
+    atomic_store_explicit(&t->asleep, true, memory_order_seq_cst);
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* Until a peer's message, a held channel's event or a kick (or a nap,
+ * without descriptors). */
+static void sleep_for_work(struct progress_thread *t)
+{
+    struct pollfd fds[PROGRESS_THREAD_MAX_FDS + 1];
+    bool partial = false;
+    begin_sleep(t);
+    int n = t->arm(fds, PROGRESS_THREAD_MAX_FDS, &partial);
+    /* Work above the backends has no descriptor: look again soon. */
+    if (n > 0 && upper_held && upper_held())
+        partial = true;
+    if (n == PROGRESS_ARM_BUSY) {
+        atomic_store_explicit(&t->asleep, false, memory_order_relaxed);
+        return;
+    }
+    if (n == PROGRESS_ARM_NONE) {
+        sleep_in(t, fds, 0, PROGRESS_THREAD_NAP_NS);
+        return;
+    }
+    sleep_in(t, fds, n, partial ? PROGRESS_THREAD_RECHECK_NS : 0);
+}
+
 static void *run(void *arg)
 {
     struct progress_thread *t = arg;
@@ -107,18 +194,23 @@ static void *run(void *arg)
         t->begin();
     bool boosted = t->waits_for_message && !t->oversubscribed;
     ask_short_slice(boosted);
-    uint64_t seen = atomic_load_explicit(&t->app_polls, memory_order_relaxed);
+    uint64_t seen = atomic_load_explicit(&progress_app_seen, memory_order_relaxed);
     while (!progress_thread_stopping(t)) {
-        struct timespec watch = {0, PROGRESS_THREAD_WATCH_NS};
-        nanosleep(&watch, NULL);
-        uint64_t now = atomic_load_explicit(&t->app_polls, memory_order_relaxed);
-        if (now != seen) { /* the program progresses by itself */
+        /* Watch: the program progresses by itself. Not a sleep that a
+         * kick ends: a program inside the library would kick at every
+         * operation that leaves work in flight (libfabric: every one that
+         * finds its channel idle), and the look at the end of the watch
+         * finds held work soon enough. */
+        nap_ns(PROGRESS_THREAD_WATCH_NS);
+        uint64_t now = atomic_load_explicit(&progress_app_seen, memory_order_relaxed);
+        if (now != seen) {
             seen = now;
             continue;
         }
+        seen = now;
         while (!progress_thread_stopping(t)) {
             rest_after(serve(t));
-            t->sleep();
+            sleep_for_work(t);
             /* The backend could no longer wait for a message and naps
              * instead: a boosted thread waking every few tens of us would
              * take the program's core. */
@@ -126,7 +218,7 @@ static void *run(void *arg)
                 ask_short_slice(false);
                 boosted = false;
             }
-            now = atomic_load_explicit(&t->app_polls, memory_order_relaxed);
+            now = atomic_load_explicit(&progress_app_seen, memory_order_relaxed);
             if (now != seen) { /* the program is back: it takes this message */
                 seen = now;
                 break;
@@ -139,19 +231,44 @@ static void *run(void *arg)
 int progress_thread_start(struct progress_thread *t, const char *who)
 {
     atomic_store(&t->stop, false);
+    atomic_store(&t->asleep, false);
+    atomic_store(&t->kicked, false);
+    t->kick_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (t->kick_fd < 0) {
+        oshm_warn("cannot start the %s progress thread: eventfd: %s", who, strerror(errno));
+        return -1;
+    }
     int rc = pthread_create(&t->thread, NULL, run, t);
     if (rc != 0) {
         oshm_warn("cannot start the %s progress thread: %s", who, strerror(rc));
+        close(t->kick_fd);
         return -1;
     }
     (void)pthread_setname_np(t->thread, "shmem-progress");
+    atomic_store(&t->running, true);
+    for (int i = 0; i < PROGRESS_THREADS_MAX; i++) {
+        struct progress_thread *none = NULL;
+        if (atomic_compare_exchange_strong(&running_threads[i], &none, t))
+            break;
+    }
     return 0;
 }
 
 void progress_thread_stop(struct progress_thread *t)
 {
+    if (!atomic_load(&t->running))
+        return;
+    for (int i = 0; i < PROGRESS_THREADS_MAX; i++) {
+        struct progress_thread *mine = t;
+        atomic_compare_exchange_strong(&running_threads[i], &mine, NULL);
+    }
     atomic_store_explicit(&t->stop, true, memory_order_release);
-    if (t->wake)
-        t->wake();
+    /* Past any sleep it is in, or about to begin. */
+    atomic_store_explicit(&t->kicked, true, memory_order_seq_cst);
+    uint64_t one = 1;
+    (void)!write(t->kick_fd, &one, sizeof one);
     pthread_join(t->thread, NULL);
+    atomic_store(&t->running, false);
+    close(t->kick_fd);
+    t->kick_fd = -1;
 }

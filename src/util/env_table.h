@@ -55,7 +55,8 @@
       "", "team", "fcollect algorithm; auto: direct puts where every peer is mapped, else up "  \
       "to 1 MiB in all recursive doubling (power-of-two PEs) or Bruck, above it a ring")        \
     X(SHMEM_PROGRESS_THREAD, progress_thread, BOOL, USER, "1", "", "", "hcomm",                 \
-      "a thread serves other PEs' UCX operations while this PE computes (when UCX is in use)")  \
+      "while this PE computes, a thread serves other PEs' operations on it and sees its own "   \
+      "posted ones through (UCX or libfabric in use; docs/progress.md)")                        \
     X(SHMEM_DEVICE_HEAP_SIZE, device_heap_size, SIZE, USER, "256M", "1..4E", "", "device",      \
       "device symmetric heap per PE")                                                           \
     X(SHMEM_DEVICE_ENGINE_DELAY_US, device_engine_delay_us, UINT, USER, "0", "0..10000000", "", \

@@ -13,8 +13,8 @@
  * the process may lower its nice that far (CAP_SYS_NICE or RLIMIT_NICE),
  * else at the program's own: a thread that inherits the computing thread's
  * weight waits for its tick more often (docs/multinode.md, "Progress").
- * With "thread-plain" (libfabric, whose thread wakes to poll) the thread
- * must keep the program's nice value. */
+ * With "thread-plain" (a libfabric provider without wait descriptors, whose
+ * thread wakes to poll) the thread must keep the program's nice value. */
 #include <dirent.h>
 #include <limits.h>
 #include <stdbool.h>

@@ -10,9 +10,14 @@
  * operation on this PE's memory happens only while this PE reads its target
  * endpoint's completion queue, and this PE's own operations move only while
  * it reads its channels'. Every wait of the library does both; the progress
- * thread (SHMEM_PROGRESS_THREAD) takes over while the program computes.
+ * thread (SHMEM_PROGRESS_THREAD) takes over while the program computes: it
+ * polls the target and the channels with operations in flight, and sleeps
+ * in their completion queues' wait descriptors (a queue that gets only
+ * errors costs nothing per operation; tcp;ofi_rxm's descriptor fires on
+ * any message for the endpoint).
  */
 #include <sched.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -35,7 +40,7 @@ static _Noreturn void chan_error(struct backend_chan *ch, const char *what, int 
 
 unsigned ofi_target_progress(void)
 {
-    progress_thread_app_polled(&ofi.thread);
+    progress_app_polled();
     if (pthread_mutex_trylock(&ofi.target_lock) != 0)
         return 0;
     struct fi_cq_entry ent[4];
@@ -96,6 +101,23 @@ void ofi_wait(struct backend_chan *ch, int kind, const char *what, int pe)
     }
 }
 
+int ofi_cq_open(struct fid_cq **cq, int *fd)
+{
+    *fd = -1;
+    if (ofi.thread_on) {
+        struct fi_cq_attr cqa = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_FD};
+        if (fi_cq_open(ofi.domain, &cqa, cq, NULL) == 0) {
+            if (fi_control(&(*cq)->fid, FI_GETWAIT, fd) == 0 && *fd >= 0)
+                return 0;
+            fi_close(&(*cq)->fid);
+            *fd = -1;
+        }
+    }
+    /* The thread then naps between polls. */
+    struct fi_cq_attr cqa = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE};
+    return fi_cq_open(ofi.domain, &cqa, cq, NULL);
+}
+
 int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **out)
 {
     (void)eager; /* connections are made by the provider on first use */
@@ -109,14 +131,14 @@ int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan *
     pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&ch->lock, &ma);
     pthread_mutexattr_destroy(&ma);
-    struct fi_cq_attr cqa = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE};
+    ch->cq_fd = -1;
     /* Never waited on in the kernel: a counter with a wait object makes
      * rxm signal it (a write and a read of a pipe) for every completion. */
     struct fi_cntr_attr ca = {.events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE};
     const char *step = "opening a context's endpoint";
     int rc;
     if ((rc = fi_endpoint(ofi.domain, ofi.info, &ch->ep, NULL)) != 0 ||
-        (rc = fi_cq_open(ofi.domain, &cqa, &ch->cq, NULL)) != 0 ||
+        (rc = ofi_cq_open(&ch->cq, &ch->cq_fd)) != 0 ||
         (rc = fi_cntr_open(ofi.domain, &ca, &ch->wcntr, NULL)) != 0 ||
         (rc = fi_cntr_open(ofi.domain, &ca, &ch->rcntr, NULL)) != 0 ||
         (rc = fi_ep_bind(ch->ep, &ofi.av->fid, 0)) != 0 ||
@@ -188,13 +210,13 @@ void ofi_chan_share(struct backend_chan *ch)
     ch->mode = BACKEND_CHAN_SHARED;
 }
 
-/* The target endpoint, and the channels with operations in flight, whose
- * queued sends move only while this PE polls them. */
-unsigned ofi_progress(void)
+/* The channels with operations in flight, whose queued sends move only
+ * while this PE polls them. */
+static unsigned chans_progress(void)
 {
-    unsigned n = ofi_target_progress();
+    unsigned n = 0;
     if (pthread_mutex_trylock(&ofi.chans_lock) != 0)
-        return n;
+        return 0;
     /* The domain is thread-safe (FI_THREAD_SAFE): any thread may read a
      * channel's counters. */
     for (struct backend_chan *ch = ofi.chans; ch; ch = ch->next)
@@ -213,11 +235,13 @@ unsigned ofi_progress(void)
     return n;
 }
 
-/* ---- the progress thread (transport/progress_thread.h) ---- */
+/* The target endpoint, and the channels with operations in flight. */
+unsigned ofi_progress(void)
+{
+    return ofi_target_progress() + chans_progress();
+}
 
-/* Between bursts: libfabric offers the thread nothing to sleep in that
- * every provider has. */
-#define OFI_THREAD_NAP_NS 50000
+/* ---- the progress thread (transport/progress_thread.h) ---- */
 
 static unsigned thread_poll(void)
 {
@@ -228,16 +252,44 @@ static unsigned thread_poll(void)
     return n > 0 ? (unsigned)n : 0;
 }
 
-static void thread_nap(void)
+static unsigned thread_drive(void) { return chans_progress(); }
+
+/* The target's wait descriptor and those of the channels with operations
+ * in flight, once fi_trywait says that nothing is waiting. */
+static int thread_arm(struct pollfd *fds, int max, bool *partial)
 {
-    struct timespec nap = {0, OFI_THREAD_NAP_NS};
-    nanosleep(&nap, NULL);
+    if (ofi.target_fd < 0)
+        return PROGRESS_ARM_NONE;
+    struct fid *fids[PROGRESS_THREAD_MAX_FDS];
+    int n = 0;
+    fids[n] = &ofi.target_cq->fid;
+    fds[n++] = (struct pollfd){.fd = ofi.target_fd, .events = POLLIN};
+    bool listed = pthread_mutex_trylock(&ofi.chans_lock) == 0;
+    *partial |= !listed;
+    for (struct backend_chan *ch = listed ? ofi.chans : NULL; ch; ch = ch->next) {
+        if (!ofi_in_flight(ch, OFI_WRITES) && !ofi_in_flight(ch, OFI_READS))
+            continue;
+        if (n == max || ch->cq_fd < 0) {
+            *partial = true;
+            continue;
+        }
+        fids[n] = &ch->cq->fid;
+        fds[n++] = (struct pollfd){.fd = ch->cq_fd, .events = POLLIN};
+    }
+    pthread_mutex_lock(&ofi.target_lock);
+    int rc = fi_trywait(ofi.fabric, fids, n);
+    pthread_mutex_unlock(&ofi.target_lock);
+    if (listed)
+        pthread_mutex_unlock(&ofi.chans_lock);
+    return rc == 0 ? n : PROGRESS_ARM_BUSY;
 }
 
 int ofi_thread_start(void)
 {
-    ofi.thread = (struct progress_thread){.poll = thread_poll, .sleep = thread_nap,
-                                          .oversubscribed = ofi.oversubscribed};
+    ofi.thread = (struct progress_thread){.poll = thread_poll, .drive = thread_drive,
+                                          .arm = thread_arm,
+                                          .oversubscribed = ofi.oversubscribed,
+                                          .waits_for_message = ofi.target_fd >= 0};
     if (progress_thread_start(&ofi.thread, "libfabric") != 0) {
         ofi.thread_on = false;
         return -1;

@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 
 #include "util/log.h"
 
@@ -73,8 +74,25 @@ static int guarded_fabric(struct fi_fabric_attr *attr, struct fid_fabric **fabri
     return rc;
 }
 
+/* tcp;ofi_rxm makes a connection on the first operation to a peer, and two
+ * of its defaults made that slow (docs/progress.md, "libfabric's first
+ * connection"). It gives each connection a pool of receive buffers of
+ * FI_OFI_RXM_BUFFER_SIZE, set up in full when the connection is made: with
+ * its 16 KiB a connection took 50 ms here, the first barrier of a 2-PE job
+ * 150 ms (1 KiB: 50 ms); this backend sends rxm only atomics (tens of
+ * bytes) through those buffers, RMA goes to the tcp endpoint directly, and
+ * put, get and AMO latency and bandwidth measured the same. And it looks
+ * at its connection events only every FI_OFI_RXM_CM_PROGRESS_INTERVAL us
+ * of completion queue reads (10 ms): the first put to 3 peers took 26-38
+ * ms, 1.4-8 ms at 1 ms. A value the user set stays. Read by libfabric when
+ * it first initialises its providers (the first fi_getinfo). */
+#define OFI_RXM_BUFFER_SIZE "1024"
+#define OFI_RXM_CM_PROGRESS_INTERVAL_US "1000"
+
 static void load(void)
 {
+    (void)setenv("FI_OFI_RXM_BUFFER_SIZE", OFI_RXM_BUFFER_SIZE, 0);
+    (void)setenv("FI_OFI_RXM_CM_PROGRESS_INTERVAL", OFI_RXM_CM_PROGRESS_INTERVAL_US, 0);
     struct fatal_handlers h;
     fatal_save(&h);
     void *lib = dlopen(OFI_DL_LIBRARY, RTLD_NOW | RTLD_LOCAL);

@@ -112,6 +112,7 @@ struct ofi_count {
 struct backend_chan {
     struct fid_ep *ep;
     struct fid_cq *cq;      /* errors only (selective completion) */
+    int cq_fd;              /* CQ's wait descriptor (progress thread on), or -1 */
     struct fid_cntr *wcntr; /* writes and non-fetching atomics */
     struct fid_cntr *rcntr; /* reads and fetching atomics */
     /* Operations posted and completions seen, of writes and of reads (see
@@ -136,6 +137,7 @@ struct ofi_state {
     struct fid_av *av;
     struct fid_ep *target;
     struct fid_cq *target_cq;
+    int target_fd;          /* its wait descriptor (progress thread on), or -1 */
     pthread_mutex_t target_lock;
     uint8_t addr[256];
     size_t addr_len;
@@ -177,6 +179,10 @@ void *ofi_heap_desc(const void *buf, size_t len);
 int ofi_mr_ready(struct fid_mr *mr, struct fid_ep *ep);
 
 /* ---- ofi_chan.c ---- */
+/* Opens a completion queue for errors and progress; with the progress
+ * thread on, with a wait descriptor in *FD where the provider has one
+ * (else -1). */
+int ofi_cq_open(struct fid_cq **cq, int *fd);
 int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **ch);
 void ofi_chan_close(struct backend_chan *ch);
 void ofi_chan_share(struct backend_chan *ch);
@@ -212,11 +218,18 @@ static inline uint64_t ofi_load(const _Atomic uint64_t *v)
     return atomic_load_explicit(v, memory_order_relaxed);
 }
 
-/* Counts an operation CH just posted. */
+/* Counts an operation CH just posted. A channel that had nothing in flight
+ * now holds work that only progress completes (over tcp;ofi_rxm a first
+ * connection, a send that did not fit the socket, the acknowledgement of
+ * delivery): the progress thread sees it through while the program is
+ * away. */
 static inline void ofi_issued(struct backend_chan *ch, int kind)
 {
     _Atomic uint64_t *n = &ch->count[kind].issued;
-    atomic_store_explicit(n, ofi_load(n) + 1, memory_order_relaxed); /* one writer at a time */
+    uint64_t was = ofi_load(n);
+    atomic_store_explicit(n, was + 1, memory_order_relaxed); /* one writer at a time */
+    if (ofi_load(&ch->count[kind].seen) >= was)
+        progress_thread_kick(&ofi.thread);
 }
 
 /* Whether operations of KIND that CH posted may still be in flight. */
@@ -229,6 +242,7 @@ static inline void ofi_enter(struct backend_chan *ch)
 {
     if (ch->locked)
         pthread_mutex_lock(&ch->lock);
+    progress_app_active();
 }
 
 static inline void ofi_leave(struct backend_chan *ch)

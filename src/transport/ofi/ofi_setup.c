@@ -28,7 +28,7 @@
 #include "fabric/fabric_ranges.h"
 #include "transport/ofi/ofi_int.h"
 
-struct ofi_state ofi = {.target_lock = PTHREAD_MUTEX_INITIALIZER,
+struct ofi_state ofi = {.target_fd = -1, .target_lock = PTHREAD_MUTEX_INITIALIZER,
                         .chans_lock = PTHREAD_MUTEX_INITIALIZER};
 
 void ofi_failed(const char *what, int pe, int err)
@@ -191,14 +191,13 @@ static enum ofi_fence_mode fence_mode(const struct fi_info *i)
 
 static int open_target(void)
 {
-    struct fi_cq_attr cqa = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE};
     struct fi_av_attr ava = {.type = FI_AV_TABLE, .count = (size_t)ofi.n_pes};
     int rc;
     if ((rc = fi_av_open(ofi.domain, &ava, &ofi.av, NULL)) != 0)
         return rc;
     if ((rc = fi_endpoint(ofi.domain, ofi.info, &ofi.target, NULL)) != 0)
         return rc;
-    if ((rc = fi_cq_open(ofi.domain, &cqa, &ofi.target_cq, NULL)) != 0)
+    if ((rc = ofi_cq_open(&ofi.target_cq, &ofi.target_fd)) != 0)
         return rc;
     if ((rc = fi_ep_bind(ofi.target, &ofi.av->fid, 0)) != 0 ||
         (rc = fi_ep_bind(ofi.target, &ofi.target_cq->fid,

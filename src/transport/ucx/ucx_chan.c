@@ -1,12 +1,10 @@
 /*
  * UCX channels and progress.
  *
- * A channel's worker serves the thread(s) of its context, in the UCX
- * thread mode its sharing allows: a private context's worker is
- * single-threaded and takes no lock; a serialized one is UCX-serialized;
- * a shared one (SHMEM_THREAD_MULTIPLE without a context option, or the
- * default context once the device's threads use it) is UCX-serialized
- * under a lock of the channel's own, taken once per operation: UCX's
+ * A channel's worker serves the thread(s) of its context. Every worker is
+ * UCX-serialized under a lock of the channel's own, taken once per
+ * operation, whatever the context's sharing: the progress thread drives a
+ * channel that holds work while the program is away (below). UCX's
  * multi-threaded mode locks inside every call and cost a quarter of the
  * tcp put bandwidth. Links (an endpoint and unpacked keys per peer) are made
  * on a channel's first operation to that peer.
@@ -14,10 +12,10 @@
  * Progress. The target worker carries out peers' operations that UCX
  * emulates in software. Every wait of the library progresses it (and this
  * PE's own channels that may hold queued sends) while it polls; the
- * progress thread takes over while the program is away (below).
+ * progress thread takes over while the program is away (below), for the
+ * target and for every channel an operation left held work on.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -38,8 +36,9 @@ struct ucx_link *ucx_link_open(struct backend_chan *ch, struct backend_peer *p)
     if (st != UCS_OK)
         oshm_fatal("cannot reach PE %d through UCX: %s", p->pe, ucs_status_string(st));
     ch->link[p->pe] = l;
-    /* Wire-up goes on in the background: let waits move it along. */
-    atomic_store_explicit(&ch->pending, true, memory_order_relaxed);
+    /* Wire-up goes on in the background, and the first operation that
+     * needs the peer's endpoint id waits for it: see it through. */
+    ucx_held(ch);
     return l;
 }
 
@@ -67,7 +66,7 @@ ucp_rkey_h ucx_rkey_slow(struct ucx_link *l, struct backend_peer *p, int seg, si
 unsigned ucx_target_progress(void)
 {
     /* The program is here: the progress thread may stay away. */
-    progress_thread_app_polled(&ucx.thread);
+    progress_app_polled();
     if (pthread_mutex_trylock(&ucx.target_lock) != 0)
         return 0;
     unsigned n = ucp_worker_progress(ucx.target);
@@ -104,15 +103,23 @@ void ucx_wait(struct backend_chan *ch, void *req, const char *what, int pe)
         ucx_failed(what, pe, st);
 }
 
+void ucx_release(struct backend_chan *ch, void *req, const char *what, int pe)
+{
+    /* Even a request UCX completed at once may have left work behind it
+     * (an AMO's first use of an endpoint asked the peer for its id, and
+     * the AMO leaves with the answer). */
+    ucx_held(ch);
+    if (req == NULL)
+        return;
+    if (UCS_PTR_IS_ERR(req))
+        ucx_failed(what, pe, UCS_PTR_STATUS(req));
+    ucp_request_free(req);
+}
+
 /* Closed channels kept for reuse, at most this many. */
 #define UCX_IDLE_CHANNELS 4
 
-static void set_mode(struct backend_chan *ch, enum backend_chan_mode mode)
-{
-    ch->mode = mode;
-    ch->owner = pthread_self();
-    ch->locked = mode == BACKEND_CHAN_SHARED;
-}
+static void set_mode(struct backend_chan *ch, enum backend_chan_mode mode) { ch->mode = mode; }
 
 static void add_open(struct backend_chan *ch)
 {
@@ -120,6 +127,9 @@ static void add_open(struct backend_chan *ch)
     ch->next = ucx.chans;
     ucx.chans = ch;
     pthread_mutex_unlock(&ucx.chans_lock);
+    /* Connections begun before the thread could see the channel. */
+    if (atomic_load_explicit(&ch->held, memory_order_relaxed))
+        progress_thread_kick(&ucx.thread);
 }
 
 static void unlink_from(struct backend_chan **list, struct backend_chan *ch)
@@ -131,17 +141,11 @@ static void unlink_from(struct backend_chan **list, struct backend_chan *ch)
         }
 }
 
-/* A kept channel whose worker's thread mode suits MODE: a single-threaded
- * worker only for the thread it served. */
-static struct backend_chan *take_idle(enum backend_chan_mode mode)
+/* A kept channel (every worker is serialized: any suits any mode). */
+static struct backend_chan *take_idle(void)
 {
     pthread_mutex_lock(&ucx.chans_lock);
-    struct backend_chan *found = NULL;
-    for (struct backend_chan *c = ucx.idle; c && !found; c = c->next)
-        if (mode == BACKEND_CHAN_PRIVATE ? c->mode == BACKEND_CHAN_PRIVATE &&
-                                               pthread_equal(c->owner, pthread_self())
-                                         : c->mode != BACKEND_CHAN_PRIVATE)
-            found = c;
+    struct backend_chan *found = ucx.idle;
     if (found) {
         unlink_from(&ucx.idle, found);
         ucx.nidle--;
@@ -152,7 +156,7 @@ static struct backend_chan *take_idle(enum backend_chan_mode mode)
 
 int ucx_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **out)
 {
-    struct backend_chan *ch = take_idle(mode);
+    struct backend_chan *ch = take_idle();
     if (ch) {
         set_mode(ch, mode);
         add_open(ch);
@@ -170,10 +174,10 @@ int ucx_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan *
     pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&ch->lock, &a);
     pthread_mutexattr_destroy(&a);
+    /* Serialized even for a private context: the progress thread may
+     * drive it, under the channel's lock. */
     ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
-                              .thread_mode = mode == BACKEND_CHAN_PRIVATE
-                                                 ? UCS_THREAD_MODE_SINGLE
-                                                 : UCS_THREAD_MODE_SERIALIZED};
+                              .thread_mode = UCS_THREAD_MODE_SERIALIZED};
     ucs_status_t st = ucp_worker_create(ucx.context, &wp, &ch->worker);
     if (st != UCS_OK) {
         oshm_warn("cannot create a UCX worker for a context: %s", ucs_status_string(st));
@@ -181,6 +185,9 @@ int ucx_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan *
         free(ch);
         return -1;
     }
+    ch->efd = -1;
+    if (ucx.thread_on && ucp_worker_get_efd(ch->worker, &ch->efd) != UCS_OK)
+        ch->efd = -1; /* the thread then looks at it now and then (PROGRESS_THREAD_RECHECK_NS) */
     for (int pe = 0; eager && pe < ucx.n_pes; pe++)
         if (ucx.peer[pe])
             ucx_link_open(ch, ucx.peer[pe]);
@@ -189,10 +196,21 @@ int ucx_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan *
     return 0;
 }
 
-void ucx_chan_share(struct backend_chan *ch)
+void ucx_chan_share(struct backend_chan *ch) { ch->mode = BACKEND_CHAN_SHARED; }
+
+/* Ends the progress thread's flush of CH, if it has one (hcomm quieted CH:
+ * it completes at once). */
+static void end_thread_flush(struct backend_chan *ch)
 {
-    ch->mode = BACKEND_CHAN_SHARED;
-    ch->locked = true;
+    pthread_mutex_lock(&ch->lock);
+    if (ch->flush_req) {
+        while (ucp_request_check_status(ch->flush_req) == UCS_INPROGRESS)
+            ucp_worker_progress(ch->worker);
+        ucp_request_free(ch->flush_req);
+        ch->flush_req = NULL;
+    }
+    atomic_store_explicit(&ch->held, false, memory_order_relaxed);
+    pthread_mutex_unlock(&ch->lock);
 }
 
 /* Forgets CH's connections. The endpoints themselves go with the worker:
@@ -219,6 +237,7 @@ static void close_links(struct backend_chan *ch)
 
 static void free_chan(struct backend_chan *ch)
 {
+    end_thread_flush(ch);
     close_links(ch);
     ucp_worker_destroy(ch->worker);
     pthread_mutex_destroy(&ch->lock);
@@ -232,6 +251,7 @@ void ucx_chan_close(struct backend_chan *ch)
 {
     if (!ch)
         return;
+    end_thread_flush(ch);
     pthread_mutex_lock(&ucx.chans_lock);
     unlink_from(&ucx.chans, ch);
     bool keep = ucx.nidle < UCX_IDLE_CHANNELS;
@@ -256,22 +276,14 @@ void ucx_chan_close_all(void)
     ucx.nidle = 0;
 }
 
-/* Moves CH's queued sends along, if this thread may touch it now: a shared
- * channel when no other thread holds it, any other only from the thread
- * that used it last. */
+/* Moves CH's queued sends along, unless another thread holds it now. */
 static unsigned chan_progress(struct backend_chan *ch)
 {
-    unsigned n = 0;
-    if (!atomic_load_explicit(&ch->pending, memory_order_relaxed))
+    if (!atomic_load_explicit(&ch->pending, memory_order_relaxed) ||
+        pthread_mutex_trylock(&ch->lock) != 0)
         return 0;
-    if (ch->mode == BACKEND_CHAN_SHARED) {
-        if (pthread_mutex_trylock(&ch->lock) != 0)
-            return 0;
-        n = ucp_worker_progress(ch->worker);
-        pthread_mutex_unlock(&ch->lock);
-    } else if (pthread_equal(ch->owner, pthread_self())) {
-        n = ucp_worker_progress(ch->worker);
-    }
+    unsigned n = ucp_worker_progress(ch->worker);
+    pthread_mutex_unlock(&ch->lock);
     return n;
 }
 
@@ -289,12 +301,13 @@ unsigned ucx_progress(void)
 /* ---- the progress thread (transport/progress_thread.h) ----
  *
  * Between bursts it sleeps in the target worker's event descriptor, armed,
- * until a peer's message arrives. It never arms the worker while the
+ * until a peer's message arrives, and in those of the held channels' workers
+ * until the replies they wait for arrive. It never arms a worker while the
  * program polls: every sender would then signal and wake it for messages
  * the program handles anyway (measured: 12 times slower at 4 PEs on 2
  * cores). */
 
-static int thread_efd = -1;
+static int target_efd = -1;
 
 static unsigned thread_poll(void)
 {
@@ -304,52 +317,118 @@ static unsigned thread_poll(void)
     return n;
 }
 
-/* Sleeps until a peer's message may be waiting (or a while, without an
- * event descriptor). */
-static void sleep_for_message(void)
+/* Under CH's lock: progresses its worker, and flushes it until everything
+ * that made it held has completed (the flush that covers the newest held
+ * operation ends the hold). */
+static unsigned drive_chan(struct backend_chan *ch)
 {
-    if (thread_efd >= 0) {
-        pthread_mutex_lock(&ucx.target_lock);
-        ucs_status_t st = ucp_worker_arm(ucx.target);
-        pthread_mutex_unlock(&ucx.target_lock);
-        if (st == UCS_ERR_BUSY)
-            return;
-        if (st == UCS_OK) {
-            struct pollfd pfd = {.fd = thread_efd, .events = POLLIN};
-            while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
-                ;
-            return;
+    unsigned n = ucp_worker_progress(ch->worker);
+    if (ch->flush_req) {
+        if (ucp_request_check_status(ch->flush_req) == UCS_INPROGRESS)
+            return n;
+        ucp_request_free(ch->flush_req);
+        ch->flush_req = NULL;
+        n++;
+        if (ch->flush_gen == ch->held_gen) {
+            atomic_store_explicit(&ch->held, false, memory_order_relaxed);
+            return n;
         }
+    }
+    ch->flush_gen = ch->held_gen;
+    ucp_request_param_t prm = {0};
+    void *req = ucp_worker_flush_nbx(ch->worker, &prm);
+    if (req == NULL || UCS_PTR_IS_ERR(req)) /* done; or failed, which the program's quiet says */
+        atomic_store_explicit(&ch->held, false, memory_order_relaxed);
+    else
+        ch->flush_req = req;
+    return n;
+}
+
+static unsigned thread_drive(void)
+{
+    if (pthread_mutex_trylock(&ucx.chans_lock) != 0) /* a context opens or closes */
+        return 0;
+    unsigned n = 0;
+    for (struct backend_chan *ch = ucx.chans; ch; ch = ch->next) {
+        if (!atomic_load_explicit(&ch->held, memory_order_relaxed))
+            continue;
+        if (pthread_mutex_trylock(&ch->lock) == 0) {
+            n += drive_chan(ch);
+            pthread_mutex_unlock(&ch->lock);
+        }
+    }
+    pthread_mutex_unlock(&ucx.chans_lock);
+    return n;
+}
+
+/* Arms the held channels' workers into FDS from N on; the new count, or
+ * PROGRESS_ARM_BUSY. */
+static int arm_held(struct pollfd *fds, int n, int max, bool *partial)
+{
+    if (pthread_mutex_trylock(&ucx.chans_lock) != 0) {
+        *partial = true;
+        return n;
+    }
+    for (struct backend_chan *ch = ucx.chans; ch; ch = ch->next) {
+        if (!atomic_load_explicit(&ch->held, memory_order_relaxed))
+            continue;
+        if (n == max || ch->efd < 0 || pthread_mutex_trylock(&ch->lock) != 0) {
+            *partial = true;
+            continue;
+        }
+        ucs_status_t st = ucp_worker_arm(ch->worker);
+        pthread_mutex_unlock(&ch->lock);
+        if (st == UCS_ERR_BUSY) {
+            n = PROGRESS_ARM_BUSY;
+            break;
+        }
+        if (st != UCS_OK)
+            *partial = true;
+        else
+            fds[n++] = (struct pollfd){.fd = ch->efd, .events = POLLIN};
+    }
+    pthread_mutex_unlock(&ucx.chans_lock);
+    return n;
+}
+
+static int thread_arm(struct pollfd *fds, int max, bool *partial)
+{
+    if (target_efd < 0)
+        return PROGRESS_ARM_NONE;
+    pthread_mutex_lock(&ucx.target_lock);
+    ucs_status_t st = ucp_worker_arm(ucx.target);
+    pthread_mutex_unlock(&ucx.target_lock);
+    if (st == UCS_ERR_BUSY)
+        return PROGRESS_ARM_BUSY;
+    if (st != UCS_OK) {
         oshm_warn("UCX cannot arm the progress thread's wake-up (%s): it polls instead",
                   ucs_status_string(st));
-        thread_efd = -1;
+        target_efd = -1;
         ucx.thread.waits_for_message = false; /* the driver lowers its priority */
+        return PROGRESS_ARM_NONE;
     }
-    struct timespec pause = {0, 50000};
-    nanosleep(&pause, NULL);
+    fds[0] = (struct pollfd){.fd = target_efd, .events = POLLIN};
+    return arm_held(fds, 1, max, partial);
 }
 
 static void thread_begin(void)
 {
-    thread_efd = -1;
+    target_efd = -1;
     pthread_mutex_lock(&ucx.target_lock);
-    ucs_status_t st = ucp_worker_get_efd(ucx.target, &thread_efd);
+    ucs_status_t st = ucp_worker_get_efd(ucx.target, &target_efd);
     pthread_mutex_unlock(&ucx.target_lock);
     if (st != UCS_OK) {
         oshm_warn("UCX offers no event descriptor (%s): the progress thread polls",
                   ucs_status_string(st));
-        thread_efd = -1;
+        target_efd = -1;
         ucx.thread.waits_for_message = false; /* it naps and polls */
     }
 }
 
-/* Wakes the thread from its sleep in the event descriptor. */
-static void thread_wake(void) { ucp_worker_signal(ucx.target); }
-
 int ucx_thread_start(void)
 {
-    ucx.thread = (struct progress_thread){.poll = thread_poll, .sleep = sleep_for_message,
-                                          .begin = thread_begin, .wake = thread_wake,
+    ucx.thread = (struct progress_thread){.poll = thread_poll, .drive = thread_drive,
+                                          .arm = thread_arm, .begin = thread_begin,
                                           .oversubscribed = ucx.oversubscribed,
                                           .waits_for_message = true};
     if (progress_thread_start(&ucx.thread, "UCX") != 0) {

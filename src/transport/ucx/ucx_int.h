@@ -57,13 +57,23 @@ struct ucx_link {
     ucp_rkey_h *rkey[BACKEND_MAX_SEGS]; /* UCX_MAX_RANGES each, unpacked on first use */
 };
 
+/* A channel. Every entry takes LOCK, whatever its mode: the progress thread
+ * drives a held channel while the program is away (an uncontended lock
+ * costs some 20 ns, an operation over UCX from 150 ns to microseconds). */
 struct backend_chan {
     ucp_worker_h worker;
+    int efd;                  /* the worker's event descriptor (progress thread on), or -1 */
     enum backend_chan_mode mode;
-    pthread_t owner;          /* the opener (PRIVATE), the last user (SERIALIZED) */
-    bool locked;              /* SHARED: every entry takes LOCK */
     pthread_mutex_t lock;     /* recursive: a wait progresses from inside an operation */
-    _Atomic bool pending;     /* it may hold work that only progress moves on */
+    _Atomic bool pending;     /* it may hold work that only progress moves on (the waits') */
+    /* An operation left work that needs progress before it leaves or
+     * completes (a request UCX kept, an endpoint wiring up): the progress
+     * thread flushes the worker until everything up to HELD_GEN is done.
+     * Written under LOCK. */
+    _Atomic bool held;
+    uint64_t held_gen;        /* operations that left held work */
+    uint64_t flush_gen;       /* HELD_GEN when the thread's flush began */
+    void *flush_req;          /* the thread's flush of the worker, or NULL */
     struct ucx_link **link;   /* per PE */
     struct backend_chan *next;
 };
@@ -107,6 +117,9 @@ ucp_rkey_h ucx_rkey_slow(struct ucx_link *l, struct backend_peer *p, int seg, si
                          size_t *room);
 /* Waits for REQ (a UCP request or status pointer), progressing CH. */
 void ucx_wait(struct backend_chan *ch, void *req, const char *what, int pe);
+/* Lets REQ (a UCP request or status pointer) of a posted operation finish
+ * in the background: the channel is held until it has. */
+void ucx_release(struct backend_chan *ch, void *req, const char *what, int pe);
 /* One step of progress of the target worker, unless another thread holds it. */
 unsigned ucx_target_progress(void);
 int ucx_thread_start(void);
@@ -164,16 +177,27 @@ static inline uint64_t ucx_raddr(const struct backend_peer *p, int seg, size_t o
 
 static inline void ucx_enter(struct backend_chan *ch)
 {
-    if (ch->locked)
-        pthread_mutex_lock(&ch->lock);
-    else if (ch->mode == BACKEND_CHAN_SERIALIZED) /* that thread's waits may progress it */
-        ch->owner = pthread_self();
+    pthread_mutex_lock(&ch->lock);
+    progress_app_active();
 }
 
-static inline void ucx_leave(struct backend_chan *ch)
+static inline void ucx_leave(struct backend_chan *ch) { pthread_mutex_unlock(&ch->lock); }
+
+/* Under CH's lock: an operation was posted whose completion the program
+ * does not wait for (an nbi transfer, a non-fetching AMO, a signal), or an
+ * endpoint began to wire up. UCX may keep such work until the channel's
+ * worker is progressed again (wire-up, queued sends, fragments, the
+ * peer's acknowledgement): the progress thread sees it through, whatever
+ * the program does next. Only the first since the channel was last seen
+ * through costs a fence (and a wake-up, when the thread sleeps). */
+static inline void ucx_held(struct backend_chan *ch)
 {
-    if (ch->locked)
-        pthread_mutex_unlock(&ch->lock);
+    ch->held_gen++;
+    if (atomic_load_explicit(&ch->held, memory_order_relaxed))
+        return;
+    atomic_store_explicit(&ch->pending, true, memory_order_relaxed);
+    atomic_store_explicit(&ch->held, true, memory_order_relaxed);
+    progress_thread_kick(&ucx.thread);
 }
 
 #endif

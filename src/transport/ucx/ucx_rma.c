@@ -6,16 +6,6 @@
 #include "util/log.h"
 #include "transport/ucx/ucx_int.h"
 
-/* Lets a request finish in the background: the channel's flush completes it. */
-static void release_request(void *req, const char *what, int pe)
-{
-    if (req == NULL)
-        return;
-    if (UCS_PTR_IS_ERR(req))
-        ucx_failed(what, pe, UCS_PTR_STATUS(req));
-    ucp_request_free(req);
-}
-
 static inline void mark_pending(struct backend_chan *ch)
 {
     if (!atomic_load_explicit(&ch->pending, memory_order_relaxed))
@@ -40,7 +30,7 @@ static void transfer(bool put, struct backend_chan *ch, struct backend_peer *p, 
         /* Blocking: on return the source may be reused (put) or the data
          * is here (get). */
         if (nbi)
-            release_request(req, what, p->pe);
+            ucx_release(ch, req, what, p->pe);
         else
             ucx_wait(ch, req, what, p->pe);
         if (!len)
@@ -103,7 +93,7 @@ static void strided(bool put, struct backend_chan *ch, struct backend_peer *p, i
         void *req = put ? ucp_put_nbx(l->ep, local, elem, at, key, &prm)
                         : ucp_get_nbx(l->ep, local, elem, at, key, &prm);
         posted |= req != NULL;
-        release_request(req, what, p->pe);
+        ucx_release(ch, req, what, p->pe);
     }
     if (posted)
         flush_link(ch, l, what, p->pe);
@@ -151,7 +141,7 @@ static void post_atomic(struct backend_chan *ch, struct backend_peer *p, int seg
         if (reply && size == 4)
             *reply = reply32;
     } else {
-        release_request(req, "atomic", p->pe);
+        ucx_release(ch, req, "atomic", p->pe);
     }
 }
 
@@ -252,6 +242,8 @@ void ucx_quiet(struct backend_chan *ch)
     ucp_request_param_t prm = {0};
     ucx_wait(ch, ucp_worker_flush_nbx(ch->worker, &prm), "quiet", -1);
     atomic_store_explicit(&ch->pending, false, memory_order_relaxed);
+    if (!ch->flush_req) /* else the thread's flush ends the hold */
+        atomic_store_explicit(&ch->held, false, memory_order_relaxed);
     ucx_leave(ch);
 }
 

@@ -180,10 +180,4 @@ OSHM_FN(void, shmem_finalize, (void))
     fflush(stdout);
 }
 
-OSHM_FN(void, shmem_global_exit, (int status))
-{
-    fflush(NULL);
-    if (oshm_boot.ops)
-        oshm_boot.ops->abort(status, "shmem_global_exit");
-    exit(status);
-}
+OSHM_FN(void, shmem_global_exit, (int status)) { oshm_boot_global_exit(status); }

@@ -10,7 +10,10 @@
  *     meeting the others' shmem_barrier_all);
  *   - a PE whose finalize did meet the others' (TEARDOWN) is given much
  *     longer for its own teardown, which a loaded node can slow to seconds.
- * The others get SIGTERM, then SIGKILL a second later.
+ * The others get SIGTERM (and SIGCONT, should one be stopped), then SIGKILL
+ * a second later. An abort a PE sent (shmem_global_exit, or the library
+ * giving up) ends the job too, with its status; only shmem_global_exit(0)
+ * ends it with status 0.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -18,7 +21,9 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "boot/boot_server.h"
 #include "oshrun.h"
 
 #define KILL_GRACE_MS 1000
@@ -71,9 +76,30 @@ void job_end(int status)
     ending = true;
     exit_status = status;
     for (int i = 0; i < opt.npes; i++)
-        if (pes[i].running)
+        if (pes[i].running) {
             kill(pes[i].pid, SIGTERM);
+            /* A stopped PE takes its SIGTERM once continued. */
+            kill(pes[i].pid, SIGCONT);
+        }
     kill_deadline = now_ms() + KILL_GRACE_MS;
+}
+
+void job_pe_aborted(int rank, int status, bool global_exit, const char *text, size_t len)
+{
+    if (ending)
+        return;
+    if (global_exit) {
+        fprintf(stderr, "oshrun: PE %d called shmem_global_exit with status %d: the job was "
+                        "aborted\n", rank, status);
+        job_end(status);
+        return;
+    }
+    /* The PE's words, as data: they cannot pass for oshrun's. */
+    char quoted[512];
+    boot_server_quote(text, len, quoted, sizeof quoted);
+    fprintf(stderr, "oshrun: PE %d aborted the job with status %d; its message: %s\n", rank,
+            status, quoted);
+    job_end(status ? status : 1);
 }
 
 static int rank_of_pid(pid_t pid)
@@ -156,8 +182,9 @@ void job_reap(void)
             continue;
         if (WIFSIGNALED(status)) {
             int sig = WTERMSIG(status);
-            fprintf(stderr, "oshrun: PE %d (pid %d) was killed by signal %d (%s); "
-                            "ending the job\n", r, (int)pid, sig, strsignal(sig));
+            fprintf(stderr, "oshrun: PE %d (pid %d) was killed by signal %d (%s)%s; "
+                            "ending the job\n", r, (int)pid, sig, strsignal(sig),
+                    resources_killed_note(sig));
             job_end(128 + sig);
         } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
             fprintf(stderr, "oshrun: PE %d (pid %d) exited with status %d; ending the job\n", r,
@@ -242,8 +269,22 @@ int job_tick(void)
 
 bool job_alive(void)
 {
-    for (int r = 0; r < opt.npes; r++)
-        if (pes[r].running || pes[r].out[0].fd >= 0 || pes[r].out[1].fd >= 0)
+    bool output = output_pending();
+    for (int r = 0; r < opt.npes; r++) {
+        if (pes[r].running)
             return true;
-    return false;
+        output |= pes[r].out[0].fd >= 0 || pes[r].out[1].fd >= 0;
+    }
+    /* Every PE is gone: what they wrote is still forwarded, unless the job
+     * failed and the reader stopped reading (output.c). */
+    if (output && ending && output_stalled()) {
+        for (int r = 0; r < opt.npes; r++)
+            for (int k = 0; k < 2; k++)
+                if (pes[r].out[k].fd >= 0) {
+                    close(pes[r].out[k].fd);
+                    pes[r].out[k].fd = -1;
+                }
+        return false;
+    }
+    return output;
 }

@@ -178,6 +178,27 @@ int main(int argc, char **argv)
         /* PEs ask for different sizes: with SHMEM_DEBUG a clear error. */
         void *p = shmem_malloc(64 + (size_t)me * 64);
         shmem_free(p);
+    } else if (!strcmp(mode, "loop") || !strcmp(mode, "chatty")) {
+        /* Runs until killed: a put round the ring and a barrier, over and
+         * over; chatty: PE 0 prints a line each time. */
+        for (long i = 0;; i++) {
+            shmem_long_p(&target, i, (me + 1) % n);
+            shmem_barrier_all();
+            if (mode[0] == 'c' && me == 0)
+                printf("line %ld of output that nobody may read\n", i);
+        }
+    } else if (!strcmp(mode, "hog")) {
+        /* PE VICTIM takes CODE MiB, page by page, until it has them or the
+         * kernel ends it; the others wait in a barrier. */
+        if (me == victim) {
+            size_t size = (size_t)code << 20;
+            char *p = malloc(size);
+            for (size_t i = 0; p && i < size; i += 4096)
+                p[i] = 1;
+            printf("PE %d holds %d MiB\n", me, p ? code : 0);
+            free(p);
+        }
+        shmem_barrier_all();
     } else if (!strcmp(mode, "lines")) {
         /* Many lines from every PE at once: each must come out whole. */
         for (int i = 0; i < 2000; i++)

@@ -35,12 +35,17 @@
 /* A PE past its finalize's barrier only closes its network endpoints and
  * unmaps: seconds at most, even starved of CPU; beyond a minute it hangs. */
 #define TEARDOWN_WAIT_MS 60000
+/* A PE started through a launch agent: the agent's exit may overtake the
+ * PE's last messages, which travel on their own connection. */
+#define EXIT_SETTLE_MS 2000
 
 struct pe *pes;
 bool ending;
 int exit_status;
 
 static long kill_deadline;
+static bool connections_closed;
+static int settling; /* PEs whose exit waits for their connection (EXIT_SETTLE_MS) */
 static long finalize_deadline = -1; /* armed when a finalized PE left */
 static int finalize_first = -1;     /* that PE */
 static long finalize_first_ms;      /* when oshrun saw it exit */
@@ -191,7 +196,16 @@ void job_reap(void)
                     (int)pid, WEXITSTATUS(status));
             job_end(WEXITSTATUS(status));
         } else if (WIFEXITED(status)) {
-            exited_zero(r);
+            long heard;
+            const char *routine;
+            bool beating;
+            if (pes[r].connected && !pes[r].finalized &&
+                server_member(r, &heard, &routine, &beating)) {
+                pes[r].settle_deadline = now_ms() + EXIT_SETTLE_MS;
+                settling++;
+            } else {
+                exited_zero(r);
+            }
         }
     }
 }
@@ -248,14 +262,46 @@ static void check_finalize(void)
     job_end(1);
 }
 
+/* Judges the exits that waited for their connection: it delivered (a
+ * FINALIZE, or its end), or the wait is over. Returns the next deadline. */
+static long settle(long now)
+{
+    long next = -1;
+    for (int r = 0; settling && r < opt.npes; r++) {
+        struct pe *p = &pes[r];
+        long heard;
+        const char *routine;
+        bool beating;
+        if (!p->settle_deadline)
+            continue;
+        if (ending || p->finalized || now >= p->settle_deadline ||
+            !server_member(r, &heard, &routine, &beating)) {
+            p->settle_deadline = 0;
+            settling--;
+            if (!ending)
+                exited_zero(r);
+        } else if (next < 0 || p->settle_deadline < next) {
+            next = p->settle_deadline;
+        }
+    }
+    return next;
+}
+
 int job_tick(void)
 {
     long now = now_ms();
+    long settle_next = settle(now);
     if (ending) {
         if (now >= kill_deadline) {
             for (int r = 0; r < opt.npes; r++)
                 if (pes[r].running)
                     kill(pes[r].pid, SIGKILL);
+            /* PEs beyond the reach of signals (started through a launch
+             * agent, which is what died) leave when their connection
+             * closes (src/boot/boot_launcher.c). */
+            if (!connections_closed)
+                server_shutdown();
+            connections_closed = true;
             kill_deadline = now + KILL_GRACE_MS; /* and again, not in a busy loop */
         }
         return (int)(kill_deadline - now);
@@ -264,7 +310,10 @@ int job_tick(void)
         check_finalize();
     if (ending)
         return 0;
-    return finalize_deadline >= 0 ? (int)(finalize_deadline - now) : -1;
+    long next = finalize_deadline;
+    if (settle_next >= 0 && (next < 0 || settle_next < next))
+        next = settle_next;
+    return next >= 0 ? (int)(next - now) : -1;
 }
 
 bool job_alive(void)

@@ -152,6 +152,8 @@ void server_handle(const struct pollfd *p, size_t n);
 int server_tick(void);
 /* Serves whatever RANK sent before it exited. */
 void server_drain(int rank);
+/* Closes every PE's connection: those still running leave. */
+void server_shutdown(void);
 /* What RANK's connection last said (boot_server_member). */
 bool server_member(int rank, long *heard, const char **routine, bool *beating);
 
@@ -196,6 +198,7 @@ struct pe {
     bool finalized;       /* it completed shmem_finalize */
     bool finalize_at_exit; /* ... called by the library at exit, not by the program */
     bool left_before_init; /* exited with status 0 without connecting */
+    long settle_deadline; /* exited with 0, connection still open: judged then (0: not) */
     struct outbuf out[2];
 };
 

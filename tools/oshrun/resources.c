@@ -34,13 +34,16 @@ static long counter(const char *file, const char *key)
     return value;
 }
 
-/* The first of DIR/PATH/NAME and DIR/NAME (a cgroup namespace shows the
- * group at the mount's root) that counts OOM kills. */
+/* DIR/PATH/NAME, or where the group is mounted elsewhere than at the
+ * hierarchy's root (a container sees its own group at DIR), DIR/ and
+ * PATH less its leading directories: the first that counts OOM kills. */
 static void pick(const char *dir, const char *path, const char *name)
 {
-    snprintf(cgroup_file, sizeof cgroup_file, "%s%s/%s", dir, path, name);
-    if (counter(cgroup_file, "oom_kill") >= 0)
-        return;
+    for (const char *p = path; p && *p; p = strchr(p + 1, '/')) {
+        snprintf(cgroup_file, sizeof cgroup_file, "%s%s/%s", dir, p, name);
+        if (counter(cgroup_file, "oom_kill") >= 0)
+            return;
+    }
     snprintf(cgroup_file, sizeof cgroup_file, "%s/%s", dir, name);
     if (counter(cgroup_file, "oom_kill") < 0)
         cgroup_file[0] = '\0';
@@ -93,14 +96,14 @@ const char *resources_killed_note(int sig)
     note[0] = '\0';
     if (cgroup_before >= 0 && cg > cgroup_before)
         snprintf(note, sizeof note, ": out of memory, the kernel's OOM killer ended it (%s "
-                                    "counts %ld OOM kills since the job started: the PEs "
-                                    "need more than the memory cgroup's limit)",
-                 cgroup_file, cg - cgroup_before);
+                                    "counts %ld more OOM kill%s since the job started: the "
+                                    "PEs need more than the memory cgroup's limit)",
+                 cgroup_file, cg - cgroup_before, cg - cgroup_before > 1 ? "s" : "");
     else if (system_before >= 0 && sys > system_before)
         snprintf(note, sizeof note, ": most likely out of memory, the kernel's OOM killer "
-                                    "killed %ld processes since the job started "
+                                    "killed %ld process%s since the job started "
                                     "(/proc/vmstat; dmesg names them)",
-                 sys - system_before);
+                 sys - system_before, sys - system_before > 1 ? "es" : "");
     else if (system_before < 0)
         snprintf(note, sizeof note, " (sent by another process, or by the kernel's OOM killer "
                                     "when memory ran out: see dmesg)");

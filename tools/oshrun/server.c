@@ -84,6 +84,7 @@ size_t server_fill(struct pollfd *p) { return boot_server_fill(server, p); }
 void server_handle(const struct pollfd *p, size_t n) { boot_server_handle(server, p, n); }
 int server_tick(void) { return boot_server_tick(server); }
 void server_drain(int rank) { boot_server_drain(server, rank); }
+void server_shutdown(void) { boot_server_shutdown(server); }
 
 bool server_member(int rank, long *heard, const char **routine, bool *beating)
 {

@@ -153,14 +153,20 @@ rendezvous_strangers() {
 }
 
 # ---- liveness ----
-# stopped NAME OPTIONS STATUS MAX_S PATTERN: a PE stopped with SIGSTOP 1.5 s in.
+# Waits until the job whose PE 0 writes to $1 is in its loop (20 s at most).
+looping() {
+    for _ in $(seq 400); do grep -q looping "$1" 2>/dev/null && return; sleep 0.05; done
+}
+
+# stopped NAME OPTIONS STATUS MAX_S PATTERN: a PE stopped with SIGSTOP once
+# the job runs; within MAX_S of that, the job must end naming it.
 stopped() {
     local name=$1 opts=$2 want=$3 max=$4 pattern=$5
-    local start; start=$(now)
     # shellcheck disable=SC2086
-    "$OSHRUN" $opts -np 4 "$FAULTS" loop >/dev/null 2>"$T/err" &
+    "$OSHRUN" $opts -np 4 "$FAULTS" loop >"$T/out" 2>"$T/err" &
     local job=$! pe=""
-    sleep 1.5
+    looping "$T/out"
+    local start; start=$(now)
     pe=$(pgrep -P $job | sed -n 2p)
     [ -n "$pe" ] && kill -STOP "$pe"
     for _ in $(seq $((max * 10 + 20))); do kill -0 $job 2>/dev/null || break; sleep 0.1; done
@@ -184,14 +190,10 @@ stopped() {
 killed() {
     local name=$1
     shift
-    "$OSHRUN" "$@" -np 4 "$FAULTS" loop >/dev/null 2>"$T/err" &
+    "$OSHRUN" "$@" -np 4 "$FAULTS" loop >"$T/out" 2>"$T/err" &
     local job=$! n=0
-    for _ in $(seq 100); do
-        n=$(pes_of loop | wc -l)
-        [ "$n" -ge 4 ] && break
-        sleep 0.05
-    done
-    sleep 1 # into the loop: past the first fence, where PEs start watching
+    looping "$T/out" # past the first fence, where PEs start watching
+    n=$(pes_of loop | wc -l)
     kill -9 $job
     local start; start=$(now)
     wait $job 2>/dev/null
@@ -306,8 +308,8 @@ capture)
 rendezvous)
     rendezvous_strangers 6 2 ;;
 liveness)
-    stopped "a stopped PE under --timeout 4" "--timeout 4" 124 7 ": silent for [0-9.]+ s; last in (shmem_|the program)"
-    stopped "a stopped PE under --heartbeat 2" "--heartbeat 2" 1 5 ": silent for [0-9.]+ s; last in (shmem_|the program)"
+    stopped "a stopped PE under --timeout 6" "--timeout 6" 124 7 ": (silent for [0-9.]+ s; last )?in (shmem_|the program)"
+    stopped "a stopped PE under --heartbeat 2" "--heartbeat 2" 1 4 ": silent for [0-9.]+ s; last in (shmem_|the program)"
     killed "oshrun killed, PEs of this host"
     killed "oshrun killed, PEs started through a launch agent" --host fakehost:4 --bootstrap-addr 127.0.0.1 --launch-agent "$T/agent.sh" ;;
 output)

@@ -59,7 +59,13 @@ static pthread_mutex_t send_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t watcher;
 static bool watching;
 static int watch_fd = -1;
+/* That thread may end before the library does (a program that called
+ * shmem_init from a thread of its own): its record goes with it, under
+ * this lock, by the destructor of a key set in it. */
 static _Atomic(const char *) *program_routine;
+static pthread_mutex_t routine_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t routine_key;
+static pthread_once_t routine_once = PTHREAD_ONCE_INIT;
 /* This process leaves by itself (finalize, or an abort whose own status it
  * exits with): the server closing the connection then is no news. */
 static atomic_bool leaving, aborting;
@@ -201,6 +207,36 @@ static int wait_reply(void)
 
 static void *watch(void *arg);
 
+static void program_thread_ended(void *its_routine)
+{
+    pthread_mutex_lock(&routine_lock);
+    if (program_routine == its_routine)
+        program_routine = NULL;
+    pthread_mutex_unlock(&routine_lock);
+}
+
+static void make_routine_key(void) { pthread_key_create(&routine_key, program_thread_ended); }
+
+/* The calling thread's routine is the program's. */
+static void watch_this_thread(void)
+{
+    pthread_once(&routine_once, make_routine_key);
+    pthread_mutex_lock(&routine_lock);
+    program_routine = &oshm_routine;
+    pthread_mutex_unlock(&routine_lock);
+    pthread_setspecific(routine_key, (void *)&oshm_routine);
+}
+
+/* What the program's thread is in, "" when none (or when it ended). */
+static const char *program_routine_now(void)
+{
+    pthread_mutex_lock(&routine_lock);
+    const char *r =
+        program_routine ? atomic_load_explicit(program_routine, memory_order_relaxed) : NULL;
+    pthread_mutex_unlock(&routine_lock);
+    return r ? r : "";
+}
+
 /* The watcher starts at the first fence, once start-up has remapped the
  * program's data (heap/symdata.c): a thread writing the program's globals
  * (a static libshmem's, a static libc's malloc state) while they are copied
@@ -337,8 +373,10 @@ static void *watch(void *arg)
     (void)arg;
     struct pollfd p = {.fd = watch_fd, .events = POLLRDHUP};
     int interval = heartbeat_ms ? (int)heartbeat_ms : -1;
-    for (;;) {
-        int r = poll(&p, 1, interval);
+    /* The first heartbeat at once: the server hears from every PE that
+     * reached its first exchange. */
+    int r = heartbeat_ms ? 0 : poll(&p, 1, interval);
+    for (;; r = poll(&p, 1, interval)) {
         if (r < 0 && errno == EINTR)
             continue;
         if (atomic_load(&leaving))
@@ -347,8 +385,8 @@ static void *watch(void *arg)
             break;
         if (atomic_load(&aborting))
             continue;
-        const char *routine = atomic_load_explicit(program_routine, memory_order_relaxed);
-        if (send_msg(BOOT_WIRE_HEARTBEAT, routine ? routine : "", routine ? strlen(routine) : 0))
+        const char *routine = program_routine_now();
+        if (send_msg(BOOT_WIRE_HEARTBEAT, routine, strlen(routine)) != 0)
             break;
     }
     /* The aborting thread is about to _exit with its status: a watcher that
@@ -445,7 +483,7 @@ int oshm_boot_launcher_connect(const char *addr, const char *proof, const unsign
     atomic_store(&leaving, false);
     atomic_store(&aborting, false);
     /* This thread called shmem_init: its routine is the program's. */
-    program_routine = &oshm_routine;
+    watch_this_thread();
     if (strlen(proof) != BOOT_WIRE_SECRET_LEN) {
         fprintf(stderr, "shmem: the job's secret for %s is not %d characters long\n", whom,
                 BOOT_WIRE_SECRET_LEN);

@@ -184,6 +184,10 @@ int main(int argc, char **argv)
         for (long i = 0;; i++) {
             shmem_long_p(&target, i, (me + 1) % n);
             shmem_barrier_all();
+            if (i == 0 && me == 0) {
+                printf("looping\n");
+                fflush(stdout);
+            }
             if (mode[0] == 'c' && me == 0)
                 printf("line %ld of output that nobody may read\n", i);
         }

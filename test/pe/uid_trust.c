@@ -168,7 +168,8 @@ int main(int argc, char **argv)
         release = release_path;
         started = s[1];
     }
-    pid_t *pids = calloc((size_t)n, sizeof *pids);
+    static pid_t *pids; /* static: the forked ranks exit holding it (LeakSanitizer) */
+    pids = calloc((size_t)n, sizeof *pids);
     pids[0] = start_rank0(n, p[1]);
     close(p[1]);
     shmemd_uniqueid_t uid;

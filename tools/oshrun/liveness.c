@@ -22,6 +22,12 @@
 #define REPORT_LINES 32
 
 static long started, limit_at = -1;
+/* When oshrun first heard a heartbeat of any PE (-1: not yet): from then
+ * on a PE that has sent none is silent too. Every PE sends its first
+ * heartbeat at its first exchange of shmem_init, where they all wait for
+ * the slowest: a PE that is not there a --heartbeat limit after the first
+ * one is stopped, or hangs. */
+static long first_beat = -1;
 
 unsigned liveness_heartbeat_ms(void)
 {
@@ -118,22 +124,35 @@ static void report_running(void)
         fprintf(stderr, "oshrun:   and %d more PEs\n", more);
 }
 
-/* The first PE whose heartbeats stopped: silent for the --heartbeat limit
- * after it had started sending them. */
+/* The first PE silent for the --heartbeat limit: since its last heartbeat,
+ * or, one that never sent any, since the first PE's. */
 static int silent_pe(long now, long *next)
 {
     long limit = (long)opt.heartbeat_s * 1000;
+    int never = -1;
     for (int r = 0; r < opt.npes; r++) {
         long heard;
         const char *routine;
-        bool beating;
-        if (!pes[r].running || !pes[r].connected || pes[r].finalized ||
-            !server_member(r, &heard, &routine, &beating) || !beating)
+        bool beating = false;
+        if (!pes[r].running || pes[r].finalized)
             continue;
+        if (!pes[r].connected || !server_member(r, &heard, &routine, &beating) || !beating) {
+            if (never < 0)
+                never = r;
+            continue;
+        }
+        if (first_beat < 0)
+            first_beat = now;
         if (now - heard >= limit)
             return r;
         if (*next < 0 || heard + limit < *next)
             *next = heard + limit;
+    }
+    if (never >= 0 && first_beat >= 0) {
+        if (now - first_beat >= limit)
+            return never;
+        if (*next < 0 || first_beat + limit < *next)
+            *next = first_beat + limit;
     }
     return -1;
 }
@@ -157,8 +176,9 @@ int liveness_tick(void)
         if (r >= 0) {
             char line[320];
             liveness_describe(r, line, sizeof line);
-            fprintf(stderr, "oshrun: PE %d has not answered for %lu s (--heartbeat): it is "
-                            "stopped, or its node hangs; ending the job\n", r, opt.heartbeat_s);
+            fprintf(stderr, "oshrun: PE %d has not answered for %lu s (--heartbeat)%s: it is "
+                            "stopped, or its node hangs; ending the job\n", r, opt.heartbeat_s,
+                    pes[r].connected ? "" : ", nor joined the job");
             fprintf(stderr, "oshrun:   %s\n", line);
             job_end(1);
             return -1;

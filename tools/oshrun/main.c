@@ -147,15 +147,16 @@ int main(int argc, char **argv)
     run(sigfd);
 
     server_fini();
+    /* A job that failed does not wait for a reader that stopped; one that
+     * succeeded delivers everything, as any program would (a signal, no
+     * longer caught, still ends the wait). Before job_fini: the PEs'
+     * buffers count what of theirs waits. */
+    sigprocmask(SIG_SETMASK, &oldmask, NULL);
+    output_finish(ending);
     job_fini();
     bind_fini();
     place_fini();
     options_free();
     close(sigfd);
-    /* A job that failed does not wait for a reader that stopped; one that
-     * succeeded delivers everything, as any program would (a signal, no
-     * longer caught, still ends the wait). */
-    sigprocmask(SIG_SETMASK, &oldmask, NULL);
-    output_finish(ending);
     return exit_status;
 }

@@ -143,8 +143,10 @@ static void enqueue(struct sink *s, struct outbuf *owner, const char *a, size_t 
         return;
     }
     *c = (struct chunk){.owner = owner, .len = alen + blen};
-    memcpy(c->data, a, alen);
-    memcpy(c->data + alen, b, blen);
+    if (alen)
+        memcpy(c->data, a, alen);
+    if (blen)
+        memcpy(c->data + alen, b, blen);
     if (!s->head)
         s->progress = now_ms();
     if (s->tail)

@@ -318,6 +318,8 @@ int job_tick(void)
 
 bool job_alive(void)
 {
+    if (settling)
+        return true;
     bool output = output_pending();
     for (int r = 0; r < opt.npes; r++) {
         if (pes[r].running)

@@ -38,30 +38,40 @@ static const struct oshm_pe_set *team_set(shmem_team_t team, const char *routine
 }
 
 /* ---- barriers ---- */
+/* Each recorded (util/routine.h): where a PE waits is what a launcher's
+ * report of a hung job names. */
 OSHM_FN(void, shmem_barrier_all, (void))
 {
     oshm_require_init("shmem_barrier_all");
+    const char *was = oshm_routine_wait_enter("shmem_barrier_all");
     shmem_quiet();
     oshm_sync_world();
+    oshm_routine_restore(was);
 }
 
 OSHM_FN(void, shmem_sync_all, (void))
 {
     oshm_require_init("shmem_sync_all");
+    const char *was = oshm_routine_wait_enter("shmem_sync_all");
     oshm_sync_world();
+    oshm_routine_restore(was);
 }
 
 OSHM_FN(void, shmem_barrier, (int PE_start, int logPE_stride, int PE_size, long *pSync))
 {
     struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync, "shmem_barrier");
+    const char *was = oshm_routine_wait_enter("shmem_barrier");
     shmem_quiet();
     oshm_barrier_sync(&s);
+    oshm_routine_restore(was);
 }
 
 OSHM_FN(void, shmem_sync, (int PE_start, int logPE_stride, int PE_size, long *pSync))
 {
     struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync, "shmem_sync");
+    const char *was = oshm_routine_wait_enter("shmem_sync");
     oshm_barrier_sync(&s);
+    oshm_routine_restore(was);
 }
 
 /* ---- team data movement ---- */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "util/log.h"
 #include "fabric/fabric.h"
@@ -81,6 +82,37 @@ static size_t registered_end(int seg)
     return n ? ucx.range[seg][n - 1].end : 0;
 }
 
+/* UCX's System V segments are created with mode 0660, so that a user of
+ * the job's group could attach them; its POSIX ones are 0600, unlinked at
+ * once and reached through /proc/PID/fd (the owner only), and CMA needs the
+ * right to ptrace the peer. Peers of this host that UCX serves (split nodes,
+ * SHMEM_TRANSPORT=ucx) keep those; sysv is left out unless the user chose
+ * UCX's transports. */
+static void restrict_to_job(ucp_config_t *config)
+{
+    if (getenv("UCX_TLS"))
+        return;
+    ucs_status_t st = ucp_config_modify(config, "TLS", "^sysv");
+    if (st != UCS_OK)
+        oshm_warn("UCX: cannot leave its System V shared memory out (%s): same-host "
+                  "segments may be open to the job's group", ucs_status_string(st));
+}
+
+/* Out of memory or resources at UCX's start: its same-host buffers live in
+ * /dev/shm (or UCX_POSIX_DIR), whose room is the usual culprit; say so. */
+static void say_where(ucs_status_t st)
+{
+    const char *dir = getenv("UCX_POSIX_DIR");
+    struct statvfs fs;
+    if (!dir || !*dir)
+        dir = "/dev/shm";
+    if ((st == UCS_ERR_NO_MEMORY || st == UCS_ERR_NO_RESOURCE) && statvfs(dir, &fs) == 0)
+        oshm_warn("UCX keeps its same-host buffers in %s, which has %llu KiB free of %llu KiB "
+                  "(df %s; UCX_POSIX_DIR names another directory)", dir,
+                  (unsigned long long)fs.f_bavail * fs.f_frsize / 1024,
+                  (unsigned long long)fs.f_blocks * fs.f_frsize / 1024, dir);
+}
+
 static int ucx_open(const struct backend_config *cfg)
 {
     ucx.my_pe = cfg->my_pe;
@@ -96,6 +128,7 @@ static int ucx_open(const struct backend_config *cfg)
     ucs_status_t st = ucp_config_read(NULL, NULL, &config);
     if (st != UCS_OK)
         goto fail;
+    restrict_to_job(config);
     /* With active messages on (the library's notifies), UCX 1.13 gives an
      * endpoint a second tcp connection for rendezvous; setting those up
      * crashed a PE in uct_tcp_iface_progress in 3 of 30 runs of a 2-PE
@@ -142,6 +175,7 @@ static int ucx_open(const struct backend_config *cfg)
     return 0;
 fail:
     oshm_warn("cannot open UCX: %s", ucs_status_string(st));
+    say_where(st);
 fail_quietly:
     ucx_backend.close();
     return -1;

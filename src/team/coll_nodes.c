@@ -1,5 +1,6 @@
 #include "team/coll_nodes.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,27 @@ static _Thread_local struct {
     int *leader, *local;
 } last = {.size = -1};
 
+/* A thread that runs collectives and ends (a device stream) frees its cache:
+ * the key's destructor runs at that thread's exit with the arrays it held. */
+static pthread_key_t cache_key;
+static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
+
+static void cache_free(void *unused)
+{
+    (void)unused;
+    free(last.leader);
+    free(last.local);
+    last.leader = last.local = NULL;
+    last.cap = 0;
+    last.size = -1;
+}
+
+static void cache_key_make(void)
+{
+    if (pthread_key_create(&cache_key, cache_free))
+        oshm_fatal("collectives: no thread key for the node cache");
+}
+
 bool oshm_set_nodes(const struct oshm_pe_set *s, struct oshm_set_nodes *out)
 {
     if (last.size == s->size && last.start == s->start && last.stride == s->stride) {
@@ -22,6 +44,10 @@ bool oshm_set_nodes(const struct oshm_pe_set *s, struct oshm_set_nodes *out)
         return last.pays;
     }
     if (s->size > last.cap) {
+        if (!last.cap) {
+            pthread_once(&cache_key_once, cache_key_make);
+            pthread_setspecific(cache_key, &last);
+        }
         int *a = realloc(last.leader, (size_t)s->size * sizeof *a);
         if (a)
             last.leader = a;

@@ -253,7 +253,11 @@ static ucs_status_t on_notify(void *arg, const void *header, size_t header_len, 
                               size_t len, const ucp_am_recv_param_t *param)
 {
     (void)arg;
-    const struct ucx_notify_hdr *h = header;
+    /* UCX hands the header at whatever offset it arrived: copy, never cast. */
+    struct ucx_notify_hdr hdr;
+    const struct ucx_notify_hdr *h = &hdr;
+    if (header_len == sizeof hdr)
+        memcpy(&hdr, header, sizeof hdr);
     if (header_len != sizeof *h || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ||
         h->seg >= BACKEND_MAX_SEGS || h->sig_seg >= BACKEND_MAX_SEGS || h->len != len) {
         oshm_warn("UCX: a malformed notify was dropped");

@@ -38,8 +38,9 @@ static int setup(int thread_level)
      * through it once it is connected. */
     oshm_log_set_abort(oshm_boot_abort);
     oshm_env_read();
-    /* One descriptor per segment of every same-node peer: a job of a few
-     * hundred PEs outgrows the usual soft limit (transport/shm checks). */
+    /* Peers' memory is mapped and its descriptors closed, so a PE needs a
+     * few dozen files whatever the job's size; raised all the same for
+     * what the program itself opens, as a launcher would. */
     oshm_fd_limit_raise(NULL);
     if (oshm_boot_init() != 0)
         return -1;

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ipc/exports.h"
@@ -129,6 +130,23 @@ int ipc_export(const struct vmm_handle *h, const pid_t *pids, int npids, struct 
     key->kind = (uint32_t)h->kind;
     memcpy(key->server, server_name, sizeof key->server);
     return ipc_export_allow(key, pids, npids);
+}
+
+int ipc_export_direct(struct ipc_key *key)
+{
+    pthread_mutex_lock(&lock);
+    struct ipc_export *e = find_export(key->id);
+    struct stat st;
+    int rc = e && fstat(e->fd, &st) == 0 ? 0 : -1;
+    if (rc == 0) {
+        key->direct_fd = e->fd;
+        key->direct_dev = (uint64_t)st.st_dev;
+        key->direct_ino = (uint64_t)st.st_ino;
+    } else if (!e) {
+        errno = ENOENT;
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
 }
 
 /* Adds the PIDS not yet there to the members; under the lock. */

@@ -33,6 +33,10 @@ struct ipc_key {
     uint64_t size;
     uint32_t kind;                    /* enum vmm_kind of the memory */
     char server[IPC_SERVER_NAME_LEN]; /* abstract socket name of the owner */
+    /* Set by ipc_export_direct: the owner's descriptor of the memory and the
+     * file it must be (a number may be reused once the export is gone). */
+    int32_t direct_fd; /* 0: import through the service only */
+    uint64_t direct_dev, direct_ino;
 };
 
 /* Starts this process's export service (idempotent). */
@@ -42,6 +46,15 @@ void ipc_fini(void);
 
 /* Allows the processes in PIDS to import H; fills KEY. */
 int ipc_export(const struct vmm_handle *h, const pid_t *pids, int npids, struct ipc_key *key);
+/* Lets KEY be imported without the owner's service: the importer reopens
+ * the owner's descriptor through /proc, which the kernel allows only to a
+ * process that may already read the owner's memory (same user, ptrace
+ * permitted). No round trip, no owner thread to wake, so a node of N PEs
+ * maps its N^2 segments at the cost of an open each. For memory that the
+ * owner's user may read anyway; where the kernel refuses (another user,
+ * Yama, a seccomp filter), the import falls back to the service and its
+ * list of PIDs. */
+int ipc_export_direct(struct ipc_key *key);
 /* Adds PIDS to the processes allowed to import an existing export. */
 int ipc_export_allow(const struct ipc_key *key, const pid_t *pids, int npids);
 /* Stops further imports of KEY; existing imports are unaffected. */
@@ -50,9 +63,11 @@ int ipc_unexport(const struct ipc_key *key);
 /* Obtains the handle behind KEY from its owner. Fails with errno EPERM when
  * this process is not allowed, ENOENT when the export is gone. */
 int ipc_import(const struct ipc_key *key, struct vmm_handle *h);
-/* Imports KEY and maps all of it at a newly reserved local address. */
+/* Imports KEY and maps all of it at a newly reserved local address. H keeps
+ * the size and kind; its descriptor is closed once mapped (the mapping holds
+ * the pages), so a mapped peer costs no open file. */
 void *ipc_map(const struct ipc_key *key, struct vmm_handle *h);
-/* Unmaps what ipc_map mapped and closes the handle. */
+/* Unmaps what ipc_map mapped and forgets the handle. */
 void ipc_unmap(void *va, struct vmm_handle *h);
 
 #endif

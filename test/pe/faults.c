@@ -1,6 +1,7 @@
 /* Failure modes, chosen by argv[1]; test/launcher_test.sh states what each
  * must produce (exit status and message). */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -103,6 +104,26 @@ int main(int argc, char **argv)
         shmem_barrier_all();
         if (me == 0)
             printf("hello from %d PEs\n", n);
+    } else if (!strcmp(mode, "everyone")) {
+        /* A put to every PE, then the most files any PE holds open: a PE
+         * maps its peers' memory and keeps no descriptor for it, so the
+         * count must not grow with the job. */
+        long *slot = shmem_calloc((size_t)n, sizeof *slot);
+        for (int i = 1; i <= n; i++)
+            shmem_long_p(&slot[me], me + 1, (me + i) % n);
+        shmem_barrier_all();
+        for (int i = 0; i < n; i++)
+            CHECK(slot[i] == i + 1, "slot %d holds %ld", i, slot[i]);
+        static long fds, most;
+        DIR *d = opendir("/proc/self/fd");
+        CHECK(d != NULL, "cannot list /proc/self/fd");
+        for (struct dirent *e; (e = readdir(d));)
+            fds += e->d_name[0] != '.';
+        closedir(d);
+        shmem_long_max_reduce(SHMEM_TEAM_WORLD, &most, &fds, 1);
+        if (me == 0)
+            printf("everyone ok: %d PEs, at most %ld open files a PE\n", n, most);
+        shmem_free(slot);
     } else if (!strcmp(mode, "hold")) {
         /* Runs until the file argv[2] exists (60 s at most), then checks
          * that a put reaches every PE: a job for strangers to attack. */

@@ -92,4 +92,48 @@ TEST_F(Ipc, ListedProcessMapsTheSamePages) { EXPECT_EQ(allowed_child_code(h, fal
 
 TEST_F(Ipc, WithdrawnExportIsGone) { EXPECT_EQ(allowed_child_code(h, true), 2); }
 
+// A direct export is reopened through /proc by a process that may read the
+// owner anyway (here its child, same user), listed or not, and maps the same
+// pages without the owner's service.
+TEST_F(Ipc, DirectExportNeedsNoService)
+{
+    ipc_key key;
+    pid_t nobody = 1;
+    ASSERT_EQ(ipc_export(&h, &nobody, 1, &key), 0);
+    ASSERT_EQ(ipc_export_direct(&key), 0);
+    EXPECT_GT(key.direct_fd, 0);
+    EXPECT_EQ(wait_code(import_in_child(key, -1)), 0);
+    ipc_unexport(&key);
+}
+
+// A key whose descriptor now names another file (the export gone, its
+// number reused) is not reopened: the import asks the service, which
+// refuses a process it never listed.
+TEST_F(Ipc, DirectExportOfAnotherFileFallsBackToTheList)
+{
+    ipc_key key;
+    pid_t nobody = 1;
+    ASSERT_EQ(ipc_export(&h, &nobody, 1, &key), 0);
+    ASSERT_EQ(ipc_export_direct(&key), 0);
+    key.direct_ino ^= 1;
+    EXPECT_EQ(wait_code(import_in_child(key, -1)), 1);
+    ipc_unexport(&key);
+}
+
+// Once mapped, the import keeps no descriptor open: a node of N PEs would
+// hold N per segment otherwise.
+TEST_F(Ipc, MappedImportKeepsNoDescriptor)
+{
+    ipc_key key;
+    ASSERT_EQ(ipc_export(&h, nullptr, 0, &key), 0);
+    ASSERT_EQ(ipc_export_direct(&key), 0);
+    vmm_handle got{};
+    char *p = (char *)ipc_map(&key, &got);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(got.fd, -1);
+    EXPECT_STREQ(p, "shared");
+    ipc_unmap(p, &got);
+    ipc_unexport(&key);
+}
+
 } // namespace

@@ -10,8 +10,6 @@
  * accepts only to refuse. */
 #define OSHRUN_FD_PER_PE 3
 #define OSHRUN_FD_BASE 32
-/* A PE maps three segments of each PE on its node: heap, data, device heap. */
-#define PE_SEGMENTS 3
 
 void limits_check(void)
 {
@@ -21,19 +19,13 @@ void limits_check(void)
     if (have < 0)
         return;
     long mine = (long)opt.npes * OSHRUN_FD_PER_PE + OSHRUN_FD_BASE;
-    int nlocal = local_pe_count();
-    long each = nlocal ? oshm_fd_need(nlocal, PE_SEGMENTS) : 0;
-    if (have >= mine && have >= each)
+    if (have >= mine)
         return;
-    if (each > mine)
-        fprintf(stderr, "oshrun: %d PEs on this host need about %ld open files each (%d for "
-                        "every PE on the host, %d more), but the limit is %ld (ulimit -n; hard "
-                        "limit %ld): raise it or start fewer PEs per host\n",
-                nlocal, each, PE_SEGMENTS, OSHM_FD_BASE, have, hard);
-    else
-        fprintf(stderr, "oshrun: %d PEs need about %ld open files in oshrun (%d per PE, %d "
-                        "more), but the limit is %ld (ulimit -n; hard limit %ld): raise it or "
-                        "start fewer PEs\n",
-                opt.npes, mine, OSHRUN_FD_PER_PE, OSHRUN_FD_BASE, have, hard);
+    /* A PE's own need does not grow with the job (it closes its peers'
+     * descriptors once mapped): oshrun is the one that holds one per PE. */
+    fprintf(stderr, "oshrun: %d PEs need about %ld open files in oshrun (%d per PE, %d more), "
+                    "but the limit is %ld (ulimit -n; hard limit %ld): raise it or start fewer "
+                    "PEs\n",
+            opt.npes, mine, OSHRUN_FD_PER_PE, OSHRUN_FD_BASE, have, hard);
     exit(1);
 }

@@ -6,7 +6,6 @@
 
 #include "ipc/ipc.h"
 #include "util/copy.h"
-#include "util/fdlimit.h"
 #include "util/log.h"
 
 /* What a peer needs to map this PE's segments. */
@@ -166,32 +165,17 @@ static int shm_open(const struct backend_config *cfg)
     return 0;
 }
 
-/* Every same-node peer's segments stay mapped through a descriptor each:
- * a limit too low for them would fail an import half-way through start-up
- * (the kernel drops a passed descriptor the receiver has no room for), so
- * it is checked before any. */
-static int check_fd_limit(int npeers)
-{
-    long segs = 0, hard = 0;
-    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
-        segs += shm.seg[s].size != 0;
-    long need = oshm_fd_need(npeers + 1L, segs), have = oshm_fd_limit_raise(&hard);
-    if (have < 0 || have >= need)
-        return 0;
-    oshm_warn("%d PEs on this node: mapping their memory needs about %ld open files, "
-              "but the limit is %ld (ulimit -n; hard limit %ld)", npeers + 1, need, have, hard);
-    return -1;
-}
-
 static int shm_card(const pid_t *pids, int npids, void **blob, size_t *len)
 {
-    if (check_fd_limit(npids) != 0)
-        return -1;
     memset(&shm.published, 0, sizeof shm.published);
     for (int s = 0; s < BACKEND_MAX_SEGS; s++) {
         if (!shm.seg[s].size)
             continue;
         if (ipc_export(&shm.seg[s].mem, pids, npids, &shm.published.key[s]) != 0)
+            return -1;
+        /* The node's PEs are this user's processes: N^2 imports at an open
+         * each, not a wake-up of the owner each (src/ipc/ipc.h). */
+        if (ipc_export_direct(&shm.published.key[s]) != 0)
             return -1;
         /* Peers map the whole range; the owner's memory may grow into it. */
         shm.published.key[s].size = shm.seg[s].size;

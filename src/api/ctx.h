@@ -9,6 +9,7 @@
 
 #include "hcomm/hcomm.h"
 #include "team/team.h"
+#include "util/prof.h"
 #include "util/routine.h"
 #include "util/state.h"
 
@@ -48,6 +49,26 @@ static inline struct hcomm_channel *oshm_enter(shmem_ctx_t ctx, const char *rout
 }
 
 static inline void oshm_leave(void) { oshm_routine_leave(); }
+
+/* oshm_enter for a routine that tested oshm_fast (util/state.h) instead of
+ * the running state: its fast path knows the library runs. */
+static inline struct hcomm_channel *oshm_enter_fast(shmem_ctx_t ctx, const char *routine)
+{
+    oshm_routine_enter(routine);
+    return oshm_channel(ctx, routine);
+}
+
+/* The slow path of a hot routine (oshm_fast false): the library is not
+ * running (a fatal error), or a profiler listens. Wraps STMT, the fast
+ * path, as one call of FAMILY; STMT sets WORLD, the world PE it reached,
+ * or leaves it -1. */
+#define OSHM_SLOW_PATH(FAMILY, ROUTINE, BYTES, WORLD, STMT)                                   \
+    do {                                                                                      \
+        oshm_require_init(ROUTINE);                                                           \
+        OSHM_PROFILED(FAMILY, ROUTINE, BYTES, WORLD,                                          \
+                      (WORLD) >= 0 ? hcomm.eps[WORLD].rma : 0,                                \
+                      (WORLD) >= 0 ? hcomm.eps[WORLD].amo : 0, STMT);                         \
+    } while (0)
 
 /* The world PE of PE in the context's team. */
 static inline int oshm_ctx_pe(shmem_ctx_t ctx, int pe, const char *routine)

@@ -49,8 +49,7 @@ static inline void barrier_all(void)
 
 static __attribute__((noinline, cold)) void barrier_all_slow(void)
 {
-    int world = -1;
-    OSHM_SLOW_PATH(OSHM_PROF_barrier, "shmem_barrier_all", 0, world, barrier_all());
+    OSHM_SLOW_PATH(OSHM_PROF_barrier, "shmem_barrier_all", 0, -1, barrier_all());
 }
 
 /* The hottest collective: the fast path's one test covers the profiler. */

@@ -22,9 +22,9 @@ static void check_blocks(ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t bsize
                    routine, bsize, dst, sst);
 }
 
-/* A put or get, and its world PE. */
-static inline int rma_fast(bool put, shmem_ctx_t ctx, void *dest, const void *src, size_t bytes,
-                           int pe, bool nbi, const char *routine)
+/* A put or get: the fast path's work, and the slow path's (util/prof.h). */
+OSHM_ALWAYS_INLINE void rma_body(bool put, shmem_ctx_t ctx, void *dest, const void *src,
+                                 size_t bytes, int pe, bool nbi, const char *routine)
 {
     struct hcomm_channel *ch = oshm_enter_fast(ctx, routine);
     int world = oshm_ctx_pe(ctx, pe, routine);
@@ -33,44 +33,52 @@ static inline int rma_fast(bool put, shmem_ctx_t ctx, void *dest, const void *sr
     else
         hcomm_get(ch, dest, src, bytes, world, nbi, routine);
     oshm_leave();
-    return world;
 }
 
 static __attribute__((noinline, cold)) void rma_slow(bool put, shmem_ctx_t ctx, void *dest,
                                                      const void *src, size_t bytes, int pe,
                                                      bool nbi, const char *routine)
 {
-    int world = -1;
     enum oshm_prof_family f = put ? (nbi ? OSHM_PROF_put_nbi : OSHM_PROF_put)
                                   : (nbi ? OSHM_PROF_get_nbi : OSHM_PROF_get);
-    OSHM_SLOW_PATH(f, routine, bytes, world,
-                   world = rma_fast(put, ctx, dest, src, bytes, pe, nbi, routine));
+    OSHM_SLOW_PATH(f, routine, bytes, oshm_ctx_world(ctx, pe, routine),
+                   rma_body(put, ctx, dest, src, bytes, pe, nbi, routine));
 }
 
-static inline void rma_put(shmem_ctx_t ctx, void *dest, const void *src, size_t bytes, int pe,
-                           bool nbi, const char *routine)
+/* What the contiguous routines call: its one test, oshm_fast, is the
+ * running check it always made, and covers the profiler too. One function
+ * per direction, out of line with hcomm's path inlined in it (flatten): the
+ * shape gcc gave these routines before the profiler; left to itself it now
+ * inlines rma_put into each routine and calls hcomm_put, 2 instructions
+ * more per put (callgrind, docs/profile.md). */
+static __attribute__((noinline, flatten)) void rma_put(shmem_ctx_t ctx, void *dest, const void *src,
+                                                       size_t bytes, int pe, bool nbi,
+                                                       const char *routine)
 {
-    if (!oshm_fast())
+    if (!oshm_fast()) {
         rma_slow(true, ctx, dest, src, bytes, pe, nbi, routine);
-    else
-        rma_fast(true, ctx, dest, src, bytes, pe, nbi, routine);
+        return;
+    }
+    rma_body(true, ctx, dest, src, bytes, pe, nbi, routine);
 }
 
-static inline void rma_get(shmem_ctx_t ctx, void *dest, const void *src, size_t bytes, int pe,
-                           bool nbi, const char *routine)
+static __attribute__((noinline, flatten)) void rma_get(shmem_ctx_t ctx, void *dest, const void *src,
+                                                       size_t bytes, int pe, bool nbi,
+                                                       const char *routine)
 {
-    if (!oshm_fast())
-        rma_slow(false, ctx, dest, (void *)src, bytes, pe, nbi, routine);
-    else
-        rma_fast(false, ctx, dest, src, bytes, pe, nbi, routine);
+    if (!oshm_fast()) {
+        rma_slow(false, ctx, dest, src, bytes, pe, nbi, routine);
+        return;
+    }
+    rma_body(false, ctx, dest, src, bytes, pe, nbi, routine);
 }
 
 /* Strided and blocked transfers: NBLOCKS blocks of BSIZE elements of ELEM
  * bytes (hcomm.h); BLOCKED: a blocked routine's, whose strides are checked
  * against the block (iput's blocks are single elements). */
-static inline int strided_fast(bool put, bool blocked, shmem_ctx_t ctx, void *dest,
-                               const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t elem,
-                               size_t bsize, size_t nblocks, int pe, const char *routine)
+OSHM_ALWAYS_INLINE void strided_body(bool put, bool blocked, shmem_ctx_t ctx, void *dest,
+                                     const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t elem,
+                                     size_t bsize, size_t nblocks, int pe, const char *routine)
 {
     struct hcomm_channel *ch = oshm_enter_fast(ctx, routine);
     int world = oshm_ctx_pe(ctx, pe, routine);
@@ -81,7 +89,6 @@ static inline int strided_fast(bool put, bool blocked, shmem_ctx_t ctx, void *de
     else
         hcomm_ibget(ch, dest, src, dst, sst, elem, bsize * elem, nblocks, world, routine);
     oshm_leave();
-    return world;
 }
 
 static __attribute__((noinline, cold)) void
@@ -89,20 +96,23 @@ strided_slow(bool put, bool blocked, shmem_ctx_t ctx, void *dest, const void *sr
              ptrdiff_t sst, size_t elem, size_t bsize, size_t nblocks, int pe,
              const char *routine)
 {
-    int world = -1;
-    OSHM_SLOW_PATH(put ? OSHM_PROF_iput : OSHM_PROF_iget, routine, bsize * elem * nblocks, world,
-                   world = strided_fast(put, blocked, ctx, dest, src, dst, sst, elem, bsize,
-                                        nblocks, pe, routine));
+    OSHM_SLOW_PATH(
+        put ? OSHM_PROF_iput : OSHM_PROF_iget, routine, bsize * elem * nblocks,
+        oshm_ctx_world(ctx, pe, routine),
+        strided_body(put, blocked, ctx, dest, src, dst, sst, elem, bsize, nblocks, pe, routine));
 }
 
-static inline void strided(bool put, bool blocked, shmem_ctx_t ctx, void *dest, const void *src,
-                           ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t bsize,
-                           size_t nblocks, int pe, const char *routine)
+/* Inline in each routine, as its transfer always was: PUT and BLOCKED are
+ * constants there. */
+OSHM_ALWAYS_INLINE void strided(bool put, bool blocked, shmem_ctx_t ctx, void *dest,
+                                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t elem,
+                                size_t bsize, size_t nblocks, int pe, const char *routine)
 {
-    if (!oshm_fast())
+    if (!oshm_fast()) {
         strided_slow(put, blocked, ctx, dest, src, dst, sst, elem, bsize, nblocks, pe, routine);
-    else
-        strided_fast(put, blocked, ctx, dest, src, dst, sst, elem, bsize, nblocks, pe, routine);
+        return;
+    }
+    strided_body(put, blocked, ctx, dest, src, dst, sst, elem, bsize, nblocks, pe, routine);
 }
 
 /* One blocking or non-blocking contiguous routine (ctx and plain form).
@@ -200,9 +210,7 @@ static inline void order(bool quiet, struct hcomm_channel *ch)
 static __attribute__((noinline, cold)) void order_slow(bool quiet, struct hcomm_channel *ch,
                                                        const char *routine)
 {
-    int world = -1;
-    OSHM_SLOW_PATH(quiet ? OSHM_PROF_quiet : OSHM_PROF_fence, routine, 0, world,
-                   order(quiet, ch));
+    OSHM_SLOW_PATH(quiet ? OSHM_PROF_quiet : OSHM_PROF_fence, routine, 0, -1, order(quiet, ch));
 }
 
 /* CH NULL: SHMEM_CTX_INVALID's, nothing to do. */

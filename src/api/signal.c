@@ -9,9 +9,10 @@
 #include "util/spin.h"
 #include "util/state.h"
 
-static inline int put_signal_fast(shmem_ctx_t ctx, void *dest, const void *source, size_t bytes,
-                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
-                                  bool nbi, const char *routine)
+/* The fast path's work, and the slow path's (util/prof.h). */
+OSHM_ALWAYS_INLINE void put_signal_body(shmem_ctx_t ctx, void *dest, const void *source,
+                                        size_t bytes, uint64_t *sig_addr, uint64_t signal,
+                                        int sig_op, int pe, bool nbi, const char *routine)
 {
     struct hcomm_channel *ch = oshm_enter_fast(ctx, routine);
     int world = oshm_ctx_pe(ctx, pe, routine);
@@ -19,27 +20,27 @@ static inline int put_signal_fast(shmem_ctx_t ctx, void *dest, const void *sourc
     hcomm_put(ch, dest, source, bytes, world, nbi, routine);
     hcomm_signal(ch, sig_addr, signal, op, world, routine);
     oshm_leave();
-    return world;
 }
 
 static __attribute__((noinline, cold)) void
 put_signal_slow(shmem_ctx_t ctx, void *dest, const void *source, size_t bytes, uint64_t *sig_addr,
                 uint64_t signal, int sig_op, int pe, bool nbi, const char *routine)
 {
-    int world = -1;
-    OSHM_SLOW_PATH(nbi ? OSHM_PROF_put_signal_nbi : OSHM_PROF_put_signal, routine, bytes, world,
-                   world = put_signal_fast(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe,
-                                           nbi, routine));
+    OSHM_SLOW_PATH(
+        nbi ? OSHM_PROF_put_signal_nbi : OSHM_PROF_put_signal, routine, bytes,
+        oshm_ctx_world(ctx, pe, routine),
+        put_signal_body(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine));
 }
 
 static inline void put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t bytes,
                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi,
                               const char *routine)
 {
-    if (!oshm_fast())
+    if (!oshm_fast()) {
         put_signal_slow(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine);
-    else
-        put_signal_fast(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine);
+        return;
+    }
+    put_signal_body(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine);
 }
 
 #define DEFINE_PUT_SIGNAL(NAME, T, ELEM)                                                      \
@@ -74,14 +75,12 @@ DEFINE_PUT_SIGNAL(putmem, void, 1)
 
 /* signal_add/set (OpenSHMEM 1.6) take the path of put-with-signal's signal,
  * so the two are atomic with respect to each other. */
-static inline int signal_fast(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe,
-                              enum hcomm_signal_op op, const char *routine)
+OSHM_ALWAYS_INLINE void signal_body(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe,
+                                    enum hcomm_signal_op op, const char *routine)
 {
     struct hcomm_channel *ch = oshm_enter_fast(ctx, routine);
-    int world = oshm_ctx_pe(ctx, pe, routine);
-    hcomm_signal(ch, sig_addr, signal, op, world, routine);
+    hcomm_signal(ch, sig_addr, signal, op, oshm_ctx_pe(ctx, pe, routine), routine);
     oshm_leave();
-    return world;
 }
 
 static __attribute__((noinline, cold)) void signal_slow(shmem_ctx_t ctx, uint64_t *sig_addr,
@@ -89,18 +88,18 @@ static __attribute__((noinline, cold)) void signal_slow(shmem_ctx_t ctx, uint64_
                                                         enum hcomm_signal_op op,
                                                         const char *routine)
 {
-    int world = -1;
-    OSHM_SLOW_PATH(OSHM_PROF_signal_op, routine, sizeof *sig_addr, world,
-                   world = signal_fast(ctx, sig_addr, signal, pe, op, routine));
+    OSHM_SLOW_PATH(OSHM_PROF_signal_op, routine, sizeof *sig_addr, oshm_ctx_world(ctx, pe, routine),
+                   signal_body(ctx, sig_addr, signal, pe, op, routine));
 }
 
 static inline void signal_only(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe,
                                enum hcomm_signal_op op, const char *routine)
 {
-    if (!oshm_fast())
+    if (!oshm_fast()) {
         signal_slow(ctx, sig_addr, signal, pe, op, routine);
-    else
-        signal_fast(ctx, sig_addr, signal, pe, op, routine);
+        return;
+    }
+    signal_body(ctx, sig_addr, signal, pe, op, routine);
 }
 OSHM_FN(void, shmem_ctx_signal_add, (shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe))
 {

@@ -39,12 +39,52 @@ const char *const oshm_prof_class_name[OSHM_PROF_NCLASSES] = {"put", "get", "amo
 _Static_assert(sizeof(struct oshm_prof_event) == 48, "SHMEM_PROFILE_EVENTS says 48 bytes an event");
 #endif
 
-/* The matrix class of each family; PUT_SIGNAL is both PUT and SIGNAL. */
-enum family_class { CLASS_NONE, CLASS_PUT, CLASS_GET, CLASS_AMO, CLASS_SIGNAL, CLASS_PUT_SIGNAL };
-static const enum family_class family_class[OSHM_PROF_NFAMILIES] = {
-#define OSHM_PROF_X_CLASS(id, kind, cls) CLASS_##cls,
+/* Where each family goes in the matrix: its class (-1: none), whether the
+ * AMO backend carries it, and whether a signal follows its data (PUT_SIGNAL
+ * counts as PUT, and its signal as SIGNAL). */
+#define CLS_NONE (-1)
+#define CLS_PUT OSHM_PROF_CLASS_PUT
+#define CLS_GET OSHM_PROF_CLASS_GET
+#define CLS_AMO OSHM_PROF_CLASS_AMO
+#define CLS_SIGNAL OSHM_PROF_CLASS_SIGNAL
+#define CLS_PUT_SIGNAL OSHM_PROF_CLASS_PUT
+static const int8_t family_class[OSHM_PROF_NFAMILIES] = {
+#define OSHM_PROF_X_CLASS(id, kind, cls) CLS_##cls,
     OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_CLASS)
 #undef OSHM_PROF_X_CLASS
+};
+#define AMO_NONE 0
+#define AMO_PUT 0
+#define AMO_GET 0
+#define AMO_AMO 1
+#define AMO_SIGNAL 1
+#define AMO_PUT_SIGNAL 0
+static const uint8_t family_amo_backend[OSHM_PROF_NFAMILIES] = {
+#define OSHM_PROF_X_AMO(id, kind, cls) AMO_##cls,
+    OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_AMO)
+#undef OSHM_PROF_X_AMO
+};
+#define SIG_NONE 0
+#define SIG_PUT 0
+#define SIG_GET 0
+#define SIG_AMO 0
+#define SIG_SIGNAL 0
+#define SIG_PUT_SIGNAL 1
+static const uint8_t family_then_signal[OSHM_PROF_NFAMILIES] = {
+#define OSHM_PROF_X_SIG(id, kind, cls) SIG_##cls,
+    OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_SIG)
+#undef OSHM_PROF_X_SIG
+};
+/* The depth a call adds: 1, but 0 for SPAN families, whose calls hold
+ * others. */
+#define NESTS_DATA 1
+#define NESTS_WAIT 1
+#define NESTS_OTHER 1
+#define NESTS_SPAN 0
+static const uint8_t family_nests[OSHM_PROF_NFAMILIES] = {
+#define OSHM_PROF_X_NESTS(id, kind, cls) NESTS_##kind,
+    OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_NESTS)
+#undef OSHM_PROF_X_NESTS
 };
 
 /* A family whose calls take longer than this on average has every call
@@ -61,7 +101,9 @@ struct slot {
     uint64_t timed, max;
     uint64_t exact;                    /* ticks of the calls timed one by one */
     uint64_t s_calls, s_timed, s_ticks; /* the sampled calls: all, timed, their ticks */
-    uint32_t skip;                     /* sampled calls left before the next timed one */
+    /* Sampled calls left before the next timed one; 0 while every call is
+     * timed (the first, under every, in a trace). */
+    uint32_t skip;
     bool every;                        /* time every call: the average is above EVERY_NS */
 };
 
@@ -80,9 +122,13 @@ struct oshm_prof_thread {
      * a routine that another calls inside the library is part of the
      * outer call, never a call of its own. */
     int depth;
+    /* n_pes x OSHM_PROF_MAX_BACKENDS x OSHM_PROF_NCLASSES: the pages a
+     * thread never reaches are never touched. */
+    struct cell *cells;
     struct slot slot[OSHM_PROF_NFAMILIES];
-    struct cell *cells; /* n_pes x OSHM_PROF_MAX_BACKENDS x OSHM_PROF_NCLASSES, on first use */
 };
+_Static_assert(OSHM_PROF_MAX_BACKENDS == 4 && OSHM_PROF_NCLASSES == 4, "CELL indexes with shifts");
+#define CELL(pe, backend, cls) (((size_t)(pe) << 4) | ((unsigned)(backend) << 2) | (unsigned)(cls))
 
 static struct {
     int my_pe, n_pes;
@@ -195,8 +241,11 @@ static __attribute__((noinline)) struct oshm_prof_thread *thread_attach(void)
     if (t)
         t->track = p.next_track++; /* the counters are shared, never the track */
     pthread_mutex_unlock(&p.lock);
-    if (!t)
-        oshm_fatal("profile: out of memory for a thread's counters");
+    if (t && !t->cells)
+        t->cells =
+            calloc((size_t)p.n_pes * OSHM_PROF_MAX_BACKENDS * OSHM_PROF_NCLASSES, sizeof *t->cells);
+    if (!t || !t->cells)
+        oshm_fatal("profile: out of memory for a thread's counters (%d PEs)", p.n_pes);
     if (p.key_made)
         pthread_setspecific(p.exit_key, t);
     self = t;
@@ -213,37 +262,22 @@ void oshm_prof_begin(struct oshm_prof_span *s, enum oshm_prof_family family)
         t = thread_attach();
     s->thread = t;
     s->family = family;
-    s->inner = t->depth > 0;
-    if (s->inner)
+    s->inner = t->depth != 0;
+    if (__builtin_expect(s->inner, 0))
         return;
-    if (oshm_prof_family_kind[family] != OSHM_PROF_KIND_SPAN)
-        t->depth++;
+    t->depth += family_nests[family];
     struct slot *sl = &t->slot[family];
-    s->exact = oshm_prof.mode == OSHM_PROF_TRACE || sl->every || sl->calls == 0;
-    s->timed = s->exact || sl->skip == 0;
-    if (!s->exact)
-        sl->skip = sl->skip ? sl->skip - 1 : p.sample - 1;
-    s->t0 = s->timed ? ticks() : 0;
-}
-
-static struct cell *cells_of(struct oshm_prof_thread *t)
-{
-    if (!t->cells) {
-        size_t n = (size_t)p.n_pes * OSHM_PROF_MAX_BACKENDS * OSHM_PROF_NCLASSES;
-        t->cells = calloc(n, sizeof *t->cells);
-        if (!t->cells)
-            oshm_fatal("profile: out of memory for the communication matrix of %d PEs", p.n_pes);
+    /* Most calls of a fast family: counted at the end, not timed. */
+    if (__builtin_expect(sl->skip != 0, 1)) {
+        sl->skip--;
+        s->exact = s->timed = false;
+        return;
     }
-    return t->cells;
-}
-
-static inline void count(struct cell *cells, int pe, int backend, enum oshm_prof_class cls,
-                         uint64_t bytes)
-{
-    struct cell *c = &cells[((size_t)pe * OSHM_PROF_MAX_BACKENDS + (unsigned)backend) *
-                                OSHM_PROF_NCLASSES + cls];
-    c->ops++;
-    c->bytes += bytes;
+    s->exact = oshm_prof.mode == OSHM_PROF_TRACE || sl->every || sl->calls == 0;
+    s->timed = true;
+    if (!s->exact)
+        sl->skip = p.sample - 1;
+    s->t0 = ticks();
 }
 
 static void push_event(const struct oshm_prof_span *s, uint64_t dur, const char *routine,
@@ -258,32 +292,54 @@ static void push_event(const struct oshm_prof_span *s, uint64_t dur, const char 
                                                                 : s->thread->track};
 }
 
+static inline void count_cells(struct oshm_prof_thread *t, enum oshm_prof_family f, size_t bytes,
+                               int pe, int rma_backend, int amo_backend)
+{
+    int cls = family_class[f];
+    if (pe < 0 || cls == CLS_NONE)
+        return;
+    struct cell *c = &t->cells[CELL(pe, family_amo_backend[f] ? amo_backend : rma_backend, cls)];
+    c->ops++;
+    c->bytes += bytes;
+    if (family_then_signal[f]) {
+        c = &t->cells[CELL(pe, amo_backend, OSHM_PROF_CLASS_SIGNAL)];
+        c->ops++;
+        c->bytes += sizeof(uint64_t);
+    }
+}
+
+bool oshm_prof_count(enum oshm_prof_family family, size_t bytes, int pe, int rma_backend,
+                     int amo_backend)
+{
+    struct oshm_prof_thread *t = self;
+    if (__builtin_expect(!t || self_generation != p.generation, 0))
+        t = thread_attach();
+    if (__builtin_expect(t->depth != 0, 0))
+        return true;
+    struct slot *sl = &t->slot[family];
+    if (sl->skip == 0)
+        return false;
+    sl->skip--;
+    sl->calls++;
+    sl->s_calls++;
+    sl->bytes += bytes;
+    count_cells(t, family, bytes, pe, rma_backend, amo_backend);
+    return true;
+}
+
 void oshm_prof_end(const struct oshm_prof_span *s, const char *routine, size_t bytes, int pe,
                    int rma_backend, int amo_backend)
 {
-    if (s->inner)
+    if (__builtin_expect(s->inner, 0))
         return;
     uint64_t t1 = s->timed ? ticks() : 0;
+    enum oshm_prof_family f = s->family;
     struct oshm_prof_thread *t = s->thread;
-    if (oshm_prof_family_kind[s->family] != OSHM_PROF_KIND_SPAN)
-        t->depth--;
-    struct slot *sl = &t->slot[s->family];
+    struct slot *sl = &t->slot[f];
+    t->depth -= family_nests[f];
     sl->calls++;
     sl->bytes += bytes;
-    if (pe >= 0 && pe < p.n_pes) {
-        struct cell *c = cells_of(t);
-        switch (family_class[s->family]) {
-        case CLASS_NONE: break;
-        case CLASS_PUT: count(c, pe, rma_backend, OSHM_PROF_CLASS_PUT, bytes); break;
-        case CLASS_GET: count(c, pe, rma_backend, OSHM_PROF_CLASS_GET, bytes); break;
-        case CLASS_AMO: count(c, pe, amo_backend, OSHM_PROF_CLASS_AMO, bytes); break;
-        case CLASS_SIGNAL: count(c, pe, amo_backend, OSHM_PROF_CLASS_SIGNAL, bytes); break;
-        case CLASS_PUT_SIGNAL:
-            count(c, pe, rma_backend, OSHM_PROF_CLASS_PUT, bytes);
-            count(c, pe, amo_backend, OSHM_PROF_CLASS_SIGNAL, sizeof(uint64_t));
-            break;
-        }
-    }
+    count_cells(t, f, bytes, pe, rma_backend, amo_backend);
     if (!s->exact)
         sl->s_calls++;
     if (!s->timed)
@@ -302,7 +358,12 @@ void oshm_prof_end(const struct oshm_prof_span *s, const char *routine, size_t b
         sl->max = d;
     /* Re-judged at each timed call: a slow first call must not leave a
      * fast family timed at every call. */
-    sl->every = sl->exact + sl->s_ticks > p.every_ticks * sl->timed;
+    bool every = sl->exact + sl->s_ticks > p.every_ticks * sl->timed;
+    if (every != sl->every) {
+        sl->every = every;
+        /* A trace times every call, always. */
+        sl->skip = every || oshm_prof.mode == OSHM_PROF_TRACE ? 0 : p.sample - 1;
+    }
 }
 
 /* ---- life ---- */
@@ -386,7 +447,7 @@ void oshm_prof_release(void)
      * block's address): emptied and free. */
     pthread_mutex_lock(&p.lock);
     for (struct oshm_prof_thread *t = p.threads; t; t = t->next) {
-        free(t->cells);
+        free(t->cells); /* the next life's PE count may differ */
         t->cells = NULL;
         memset(t->slot, 0, sizeof t->slot);
         t->depth = 0;

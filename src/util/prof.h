@@ -82,6 +82,13 @@ void oshm_prof_begin(struct oshm_prof_span *s, enum oshm_prof_family family);
 void oshm_prof_end(const struct oshm_prof_span *s, const char *routine, size_t bytes, int pe,
                    int rma_backend, int amo_backend);
 
+/* The cheap start of a leaf call (one that makes no other profiled call):
+ * counts the call now, to world PE PE (-1: none), unless it is one to
+ * time, which it leaves to begin and end (false). A call inside another
+ * counts for nothing (true). */
+bool oshm_prof_count(enum oshm_prof_family family, size_t bytes, int pe, int rma_backend,
+                     int amo_backend);
+
 /* STMT as one call of FAMILY: profiled while a profiler listens. BYTES, PE
  * and the backends are evaluated after STMT, which may set them. */
 #define OSHM_PROFILED(FAMILY, ROUTINE, BYTES, PE, RMA_BACKEND, AMO_BACKEND, STMT)             \

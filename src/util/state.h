@@ -46,10 +46,11 @@ void oshm_state_update(void);
 
 /* The hottest routines' entry test: true on their fast path; false sends
  * them to their slow path, which checks the state (oshm_require_init) and
- * profiles. Relaxed: shmem_pcontrol may flip it while other threads run. */
-static inline bool oshm_fast(void)
-{
-    return __builtin_expect(__atomic_load_n(&oshm_state.fast, __ATOMIC_RELAXED), 1);
-}
+ * profiles. A plain load, like running's: the compiler folds it into one
+ * compare with memory, where an atomic load takes two instructions. Only
+ * shmem_pcontrol changes it while the library runs, and a program that
+ * calls it while other threads make calls gets those calls profiled or not,
+ * as they fall. */
+static inline bool oshm_fast(void) { return __builtin_expect(oshm_state.fast, 1); }
 
 #endif

@@ -465,8 +465,8 @@ int prof_write_heatmap(const char *path, const struct prof_cell *cells, size_t n
     double cell = n_pes <= 8 ? 40 : n_pes <= 32 ? 16 : n_pes <= 128 ? 4 : 2;
     double side = cell * n_pes, margin = 60, gap = 50, top = 70;
     double width = margin + nb * side + (nb - 1) * gap + 30, height = top + side + 90;
-    if (width < 560)
-        width = 560; /* the title and the scale's words */
+    if (width < 600)
+        width = 600; /* the title and the scale's words */
     FILE *f = fopen(path, "w");
     if (!f) {
         free(bytes);
@@ -477,8 +477,8 @@ int prof_write_heatmap(const char *path, const struct prof_cell *cells, size_t n
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
             "font-family=\"sans-serif\" font-size=\"12\">\n"
             "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-            "<text x=\"%.0f\" y=\"20\" font-size=\"15\">Bytes from each PE (row) to each PE "
-            "(column), %d PEs</text>\n",
+            "<text x=\"%.0f\" y=\"20\" font-size=\"15\">Bytes each PE (row) moved to or from "
+            "each PE (column), %d PEs</text>\n",
             width, height, margin, n_pes);
     int label_every = n_pes <= 16 ? 1 : (n_pes + 15) / 16;
     for (int k = 0; k < nb; k++) {
@@ -498,7 +498,7 @@ int prof_write_heatmap(const char *path, const struct prof_cell *cells, size_t n
                 human_bytes(bytes[at], amount, sizeof amount);
                 fprintf(f,
                         "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-                        "stroke=\"white\" stroke-width=\"%s\"><title>PE %d to PE %d over %s: %s "
+                        "stroke=\"white\" stroke-width=\"%s\"><title>PE %d on PE %d over %s: %s "
                         "in %" PRIu64 " operations</title></rect>\n",
                         x0 + d * cell, top + s * cell, cell, cell, colour,
                         cell >= 8 ? "1" : "0", s, d, backends[k], amount, ops[at]);
@@ -512,7 +512,7 @@ int prof_write_heatmap(const char *path, const struct prof_cell *cells, size_t n
         }
     }
     fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\" transform=\"rotate(-90 %.0f "
-               "%.0f)\">source PE</text>\n", margin - 35, top + side / 2, margin - 35,
+               "%.0f)\">calling PE</text>\n", margin - 35, top + side / 2, margin - 35,
             top + side / 2);
     /* The scale: logarithmic, from the smallest amount to the largest. */
     double ly = top + side + 30, lw = 200;

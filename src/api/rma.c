@@ -50,7 +50,7 @@ static __attribute__((noinline, cold)) void rma_slow(bool put, shmem_ctx_t ctx, 
  * per direction, out of line with hcomm's path inlined in it (flatten): the
  * shape gcc gave these routines before the profiler; left to itself it now
  * inlines rma_put into each routine and calls hcomm_put, 2 instructions
- * more per put (callgrind, docs/profile.md). */
+ * more per put (callgrind; docs/performance.md, "The built-in profiler's cost"). */
 static __attribute__((noinline, flatten)) void rma_put(shmem_ctx_t ctx, void *dest, const void *src,
                                                        size_t bytes, int pe, bool nbi,
                                                        const char *routine)

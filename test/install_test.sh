@@ -181,7 +181,8 @@ check "oshm::shmem_static has no libshmem.so" \
 check "oshm::shmem C++ program, 2 PEs" ring_runs "$tmp/cm/b/generic_cxx" 2
 
 # ---- manual pages, by MANPATH and through PATH
-for name in oshcc oshc++ oshrun shmem_init shmem_put shmem_int_put shmem_ctx_int_put shmem_put64 \
+check "oshm_prof installed" sh -c "'$P/bin/oshm_prof' --help | grep -q 'oshm_prof compare'"
+for name in oshcc oshc++ oshrun oshm_prof shmem_init shmem_put shmem_int_put shmem_ctx_int_put shmem_put64 \
             shmem_putmem shmem_barrier_all shmem_atomic_fetch_add shmem_ulonglong_atomic_fetch_add \
             shmem_sum_reduce shmem_complexd_prod_reduce shmem_wait_until shmem_int32_wait_until_any \
             shmem_malloc shmem_free shmem_team_split_strided shmem_double_sum_to_all; do

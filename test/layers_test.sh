@@ -29,6 +29,7 @@ transport/engine  5
 team              6
 api               7
 device            8
+prof              8
 core              9
 '
 

@@ -140,6 +140,8 @@ expect() {
 
 expect "srun --mpi=pmix, 2 tasks" 0 "^ring: 2 PEs passed" "" -- srun --mpi=pmix -n 2 "$RING"
 expect "srun --mpi=pmix, 3 tasks" 0 "^ring: 3 PEs passed" "" -- srun --mpi=pmix -n 3 "$RING"
+expect "srun --mpi=pmix with SHMEM_PROFILE=summary: PE 0 prints the job's table" 0 \
+    "^oshm profile: 2 PEs" "" -- env SHMEM_PROFILE=summary srun --mpi=pmix -n 2 "$RING"
 expect "srun --mpi=none, 2 tasks: refused, naming --mpi=pmix" nonzero "" \
     "task [01] of 2 .*--mpi=none.*srun --mpi=pmix" -- srun --mpi=none -n 2 "$RING"
 expect "srun's default --mpi (none here), 2 tasks: refused" nonzero "" \

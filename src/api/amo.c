@@ -24,14 +24,43 @@
     }
 SHMEM_AMO_EXTENDED_TABLE(DEFINE_BITS)
 
-static inline uint64_t amo(shmem_ctx_t ctx, void *dest, size_t size, enum hcomm_amo_op op,
-                           uint64_t value, uint64_t cond, int pe, const char *routine)
+/* The fast path's work, and the slow path's (util/prof.h). */
+OSHM_ALWAYS_INLINE uint64_t amo_body(shmem_ctx_t ctx, void *dest, size_t size, enum hcomm_amo_op op,
+                                     uint64_t value, uint64_t cond, int pe, const char *routine)
 {
-    struct hcomm_channel *ch = oshm_enter(ctx, routine);
+    struct hcomm_channel *ch = oshm_enter_fast(ctx, routine);
     uint64_t old =
         hcomm_amo(ch, dest, size, op, value, cond, oshm_ctx_pe(ctx, pe, routine), routine);
     oshm_leave();
     return old;
+}
+
+/* The profile's rows of the AMOs follow enum hcomm_amo_op. */
+_Static_assert(OSHM_PROF_amo_fetch + HCOMM_AMO_FETCH == OSHM_PROF_amo_fetch &&
+                   OSHM_PROF_amo_fetch + HCOMM_AMO_CSWAP == OSHM_PROF_amo_compare_swap &&
+                   OSHM_PROF_amo_fetch + HCOMM_AMO_XOR == OSHM_PROF_amo_xor,
+               "util/prof_table.h's amo_ rows are in the order of enum hcomm_amo_op");
+
+static __attribute__((noinline, cold)) uint64_t amo_slow(shmem_ctx_t ctx, void *dest,
+                                                         size_t size, enum hcomm_amo_op op,
+                                                         uint64_t value, uint64_t cond, int pe,
+                                                         const char *routine)
+{
+    uint64_t old;
+    OSHM_SLOW_PATH((enum oshm_prof_family)(OSHM_PROF_amo_fetch + op), routine, size,
+                   oshm_ctx_world(ctx, pe, routine),
+                   old = amo_body(ctx, dest, size, op, value, cond, pe, routine));
+    return old;
+}
+
+/* What every AMO routine calls: its one test, oshm_fast, is the running
+ * check it always made, and covers the profiler too. */
+static inline uint64_t amo(shmem_ctx_t ctx, void *dest, size_t size, enum hcomm_amo_op op,
+                           uint64_t value, uint64_t cond, int pe, const char *routine)
+{
+    if (!oshm_fast())
+        return amo_slow(ctx, dest, size, op, value, cond, pe, routine);
+    return amo_body(ctx, dest, size, op, value, cond, pe, routine);
 }
 #define AMO(ctx, N, dest, op, value, cond, pe, routine)                                       \
     amo(ctx, (void *)(dest), sizeof *(dest), op, value, cond, pe, routine)

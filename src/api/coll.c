@@ -9,6 +9,7 @@
 #include "team/coll.h"
 #include "team/team.h"
 #include "util/log.h"
+#include "util/prof.h"
 #include "util/reduce_ops.h"
 #include "util/state.h"
 
@@ -38,22 +39,36 @@ static const struct oshm_pe_set *team_set(shmem_team_t team, const char *routine
 }
 
 /* ---- barriers ---- */
-/* Each recorded (util/routine.h): where a PE waits is what a launcher's
- * report of a hung job names. */
-OSHM_FN(void, shmem_barrier_all, (void))
+/* Every routine here is one call of the profile (util/prof.h), internal
+ * quiets and synchronizations included, and is recorded (util/routine.h):
+ * where a PE waits is what a launcher's report of a hung job names. */
+static inline void barrier_all(void)
 {
-    oshm_require_init("shmem_barrier_all");
     const char *was = oshm_routine_wait_enter("shmem_barrier_all");
-    shmem_quiet();
+    hcomm_quiet(&hcomm.default_channel);
     oshm_sync_world();
     oshm_routine_restore(was);
+}
+
+static __attribute__((noinline, cold)) void barrier_all_slow(void)
+{
+    OSHM_SLOW_PATH(OSHM_PROF_barrier, "shmem_barrier_all", 0, -1, barrier_all());
+}
+
+/* The hottest collective: the fast path's one test covers the profiler. */
+OSHM_FN(void, shmem_barrier_all, (void))
+{
+    if (!oshm_fast())
+        barrier_all_slow();
+    else
+        barrier_all();
 }
 
 OSHM_FN(void, shmem_sync_all, (void))
 {
     oshm_require_init("shmem_sync_all");
     const char *was = oshm_routine_wait_enter("shmem_sync_all");
-    oshm_sync_world();
+    OSHM_PROFILED_LOCAL(OSHM_PROF_sync, "shmem_sync_all", 0, oshm_sync_world());
     oshm_routine_restore(was);
 }
 
@@ -61,8 +76,10 @@ OSHM_FN(void, shmem_barrier, (int PE_start, int logPE_stride, int PE_size, long 
 {
     struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync, "shmem_barrier");
     const char *was = oshm_routine_wait_enter("shmem_barrier");
-    shmem_quiet();
-    oshm_barrier_sync(&s);
+    OSHM_PROFILED_LOCAL(OSHM_PROF_barrier, "shmem_barrier", 0, {
+        hcomm_quiet(&hcomm.default_channel);
+        oshm_barrier_sync(&s);
+    });
     oshm_routine_restore(was);
 }
 
@@ -70,7 +87,7 @@ OSHM_FN(void, shmem_sync, (int PE_start, int logPE_stride, int PE_size, long *pS
 {
     struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync, "shmem_sync");
     const char *was = oshm_routine_wait_enter("shmem_sync");
-    oshm_barrier_sync(&s);
+    OSHM_PROFILED_LOCAL(OSHM_PROF_sync, "shmem_sync", 0, oshm_barrier_sync(&s));
     oshm_routine_restore(was);
 }
 
@@ -87,37 +104,44 @@ static int check_root(const struct oshm_pe_set *s, int root, const char *routine
             (shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root))        \
     {                                                                                         \
         const struct oshm_pe_set *s = team_set(team, "shmem_" #NAME "broadcast");             \
-        oshm_broadcast(s, dest, source, nelems * (ELEM),                                      \
-                       check_root(s, PE_root, "shmem_" #NAME "broadcast"),          \
-                       OSHM_COLL_TEAM);             \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_broadcast, "shmem_" #NAME "broadcast", nelems * (ELEM), \
+            oshm_broadcast(s, dest, source, nelems * (ELEM),                                  \
+                           check_root(s, PE_root, "shmem_" #NAME "broadcast"),                \
+                           OSHM_COLL_TEAM));                                                  \
         return 0;                                                                             \
     }                                                                                         \
     OSHM_FN(int, shmem_##NAME##collect, (shmem_team_t team, T *dest, const T *source,         \
                                          size_t nelems))                                      \
     {                                                                                         \
-        oshm_collect(team_set(team, "shmem_" #NAME "collect"), dest, source, nelems * (ELEM),  \
-                     OSHM_COLL_TEAM);                                                         \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_collect, "shmem_" #NAME "collect", nelems * (ELEM),     \
+            oshm_collect(team_set(team, "shmem_" #NAME "collect"), dest, source,             \
+                         nelems * (ELEM),                                                     \
+                         OSHM_COLL_TEAM));                                                    \
         return 0;                                                                             \
     }                                                                                         \
     OSHM_FN(int, shmem_##NAME##fcollect, (shmem_team_t team, T *dest, const T *source,        \
                                           size_t nelems))                                     \
     {                                                                                         \
-        oshm_fcollect(team_set(team, "shmem_" #NAME "fcollect"), dest, source,                \
-                      nelems * (ELEM), OSHM_COLL_TEAM);                                       \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_fcollect, "shmem_" #NAME "fcollect", nelems * (ELEM),   \
+            oshm_fcollect(team_set(team, "shmem_" #NAME "fcollect"), dest, source,            \
+                          nelems * (ELEM), OSHM_COLL_TEAM));                                  \
         return 0;                                                                             \
     }                                                                                         \
     OSHM_FN(int, shmem_##NAME##alltoall, (shmem_team_t team, T *dest, const T *source,        \
                                           size_t nelems))                                     \
     {                                                                                         \
-        oshm_alltoall(team_set(team, "shmem_" #NAME "alltoall"), dest, source,                \
-                      nelems * (ELEM), OSHM_COLL_TEAM);                                       \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_alltoall, "shmem_" #NAME "alltoall", nelems * (ELEM),   \
+            oshm_alltoall(team_set(team, "shmem_" #NAME "alltoall"), dest, source,            \
+                          nelems * (ELEM), OSHM_COLL_TEAM));                                  \
         return 0;                                                                             \
     }                                                                                         \
     OSHM_FN(int, shmem_##NAME##alltoalls, (shmem_team_t team, T *dest, const T *source,       \
                                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems))      \
     {                                                                                         \
-        oshm_alltoalls(team_set(team, "shmem_" #NAME "alltoalls"), dest, source, dst, sst,    \
-                       ELEM, nelems, OSHM_COLL_TEAM);                                         \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_alltoalls, "shmem_" #NAME "alltoalls", nelems * (ELEM), \
+            oshm_alltoalls(team_set(team, "shmem_" #NAME "alltoalls"), dest, source, dst,    \
+                           sst,                                                               \
+                           ELEM, nelems, OSHM_COLL_TEAM));                                    \
         return 0;                                                                             \
     }
 #define DEFINE_TYPED_TEAM_COLL(T, N) DEFINE_TEAM_COLL(N##_, T, sizeof(T))
@@ -126,29 +150,34 @@ SHMEM_RMA_TYPE_TABLE(DEFINE_TYPED_TEAM_COLL)
 OSHM_FN(int, shmem_broadcastmem, (shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root))
 {
     const struct oshm_pe_set *s = team_set(team, "shmem_broadcastmem");
-    oshm_broadcast(s, dest, source, nelems, check_root(s, PE_root, "shmem_broadcastmem"),
-                   OSHM_COLL_TEAM);
+    OSHM_PROFILED_LOCAL(OSHM_PROF_broadcast, "shmem_broadcastmem", nelems,
+        oshm_broadcast(s, dest, source, nelems, check_root(s, PE_root, "shmem_broadcastmem"),
+                       OSHM_COLL_TEAM));
     return 0;
 }
 OSHM_FN(int, shmem_collectmem, (shmem_team_t team, void *dest, const void *source, size_t nelems))
 {
-    oshm_collect(team_set(team, "shmem_collectmem"), dest, source, nelems, OSHM_COLL_TEAM);
+    OSHM_PROFILED_LOCAL(OSHM_PROF_collect, "shmem_collectmem", nelems,
+        oshm_collect(team_set(team, "shmem_collectmem"), dest, source, nelems, OSHM_COLL_TEAM));
     return 0;
 }
 OSHM_FN(int, shmem_fcollectmem, (shmem_team_t team, void *dest, const void *source, size_t nelems))
 {
-    oshm_fcollect(team_set(team, "shmem_fcollectmem"), dest, source, nelems, OSHM_COLL_TEAM);
+    OSHM_PROFILED_LOCAL(OSHM_PROF_fcollect, "shmem_fcollectmem", nelems,
+        oshm_fcollect(team_set(team, "shmem_fcollectmem"), dest, source, nelems, OSHM_COLL_TEAM));
     return 0;
 }
 OSHM_FN(int, shmem_alltoallmem, (shmem_team_t team, void *dest, const void *source, size_t nelems))
 {
-    oshm_alltoall(team_set(team, "shmem_alltoallmem"), dest, source, nelems, OSHM_COLL_TEAM);
+    OSHM_PROFILED_LOCAL(OSHM_PROF_alltoall, "shmem_alltoallmem", nelems,
+        oshm_alltoall(team_set(team, "shmem_alltoallmem"), dest, source, nelems, OSHM_COLL_TEAM));
     return 0;
 }
 OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems))
 {
-    oshm_alltoalls(team_set(team, "shmem_alltoallsmem"), dest, source, dst, sst, 1, nelems,
-                   OSHM_COLL_TEAM);
+    OSHM_PROFILED_LOCAL(OSHM_PROF_alltoalls, "shmem_alltoallsmem", nelems,
+        oshm_alltoalls(team_set(team, "shmem_alltoallsmem"), dest, source, dst, sst, 1, nelems,
+                       OSHM_COLL_TEAM));
     return 0;
 }
 
@@ -160,9 +189,11 @@ OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *sou
     {                                                                                         \
         struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
                                           "shmem_broadcast" #BITS);                           \
-        oshm_broadcast(&s, dest, source, nelems * (BITS / 8),                                 \
-                       check_root(&s, PE_root, "shmem_broadcast" #BITS),                      \
-                       OSHM_COLL_ACTIVE_SET);                                                \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_broadcast, "shmem_broadcast" #BITS,                    \
+                            nelems * (BITS / 8),                                              \
+            oshm_broadcast(&s, dest, source, nelems * (BITS / 8),                             \
+                           check_root(&s, PE_root, "shmem_broadcast" #BITS),                  \
+                           OSHM_COLL_ACTIVE_SET));                                            \
     }                                                                                         \
     OSHM_FN(void, shmem_collect##BITS,                                                        \
             (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,   \
@@ -170,7 +201,8 @@ OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *sou
     {                                                                                         \
         struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
                                           "shmem_collect" #BITS);                             \
-        oshm_collect(&s, dest, source, nelems * (BITS / 8), OSHM_COLL_ACTIVE_SET);            \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_collect, "shmem_collect" #BITS, nelems * (BITS / 8),    \
+            oshm_collect(&s, dest, source, nelems * (BITS / 8), OSHM_COLL_ACTIVE_SET));       \
     }                                                                                         \
     OSHM_FN(void, shmem_fcollect##BITS,                                                       \
             (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,   \
@@ -178,7 +210,8 @@ OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *sou
     {                                                                                         \
         struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
                                           "shmem_fcollect" #BITS);                            \
-        oshm_fcollect(&s, dest, source, nelems * (BITS / 8), OSHM_COLL_ACTIVE_SET);           \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_fcollect, "shmem_fcollect" #BITS, nelems * (BITS / 8),  \
+            oshm_fcollect(&s, dest, source, nelems * (BITS / 8), OSHM_COLL_ACTIVE_SET));      \
     }                                                                                         \
     OSHM_FN(void, shmem_alltoall##BITS,                                                       \
             (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,   \
@@ -186,7 +219,8 @@ OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *sou
     {                                                                                         \
         struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
                                           "shmem_alltoall" #BITS);                            \
-        oshm_alltoall(&s, dest, source, nelems * (BITS / 8), OSHM_COLL_ACTIVE_SET);           \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_alltoall, "shmem_alltoall" #BITS, nelems * (BITS / 8),  \
+            oshm_alltoall(&s, dest, source, nelems * (BITS / 8), OSHM_COLL_ACTIVE_SET));      \
     }                                                                                         \
     OSHM_FN(void, shmem_alltoalls##BITS,                                                      \
             (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,     \
@@ -194,7 +228,10 @@ OSHM_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *sou
     {                                                                                         \
         struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
                                           "shmem_alltoalls" #BITS);                           \
-        oshm_alltoalls(&s, dest, source, dst, sst, BITS / 8, nelems, OSHM_COLL_ACTIVE_SET);   \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_alltoalls, "shmem_alltoalls" #BITS,                    \
+                            nelems * (BITS / 8),                                              \
+                            oshm_alltoalls(&s, dest, source, dst, sst, BITS / 8, nelems,      \
+                                           OSHM_COLL_ACTIVE_SET));                            \
     }
 DEFINE_ACTIVE_SET(32)
 DEFINE_ACTIVE_SET(64)
@@ -202,7 +239,7 @@ DEFINE_ACTIVE_SET(64)
 /* ---- reductions ---- */
 
 #define DEFINE_COMBINE_FN(T, N, OP)                                                           \
-    static void combine_##N##_##OP(void *acc, const void *in, size_t n)                      \
+    static void combine_##N##_##OP(void *acc, const void *in, size_t n)                       \
     {                                                                                         \
         T *a = acc;                                                                           \
         const T *b = in;                                                                      \
@@ -214,8 +251,10 @@ DEFINE_ACTIVE_SET(64)
     OSHM_FN(int, shmem_##N##_##OP##_reduce, (shmem_team_t team, T *dest, const T *source,     \
                                              size_t nreduce))                                 \
     {                                                                                         \
-        oshm_reduce(team_set(team, "shmem_" #N "_" #OP "_reduce"), dest, source, nreduce,     \
-                    sizeof(T), combine_##N##_##OP);                                           \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_reduce, "shmem_" #N "_" #OP "_reduce",                 \
+                            nreduce * sizeof(T),                                              \
+            oshm_reduce(team_set(team, "shmem_" #N "_" #OP "_reduce"), dest, source, nreduce, \
+                        sizeof(T), combine_##N##_##OP));                                      \
         return 0;                                                                             \
     }
 #define DEFINE_BITWISE_REDUCE(T, N) DEFINE_COMBINE(T, N, and) DEFINE_COMBINE(T, N, or) DEFINE_COMBINE(T, N, xor)
@@ -256,7 +295,9 @@ static void give_work(struct oshm_pe_set *s, void *pWrk, int nreduce, size_t ele
         if (nreduce < 0)                                                                      \
             oshm_fatal("shmem_" #N "_" #OP "_to_all: nreduce %d is negative", nreduce);      \
         give_work(&s, pWrk, nreduce, sizeof(T));                                              \
-        oshm_reduce(&s, dest, source, (size_t)nreduce, sizeof(T), combine_##N##_##OP);        \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_reduce, "shmem_" #N "_" #OP "_to_all",                 \
+                            (size_t)nreduce * sizeof(T),                                      \
+            oshm_reduce(&s, dest, source, (size_t)nreduce, sizeof(T), combine_##N##_##OP));   \
     }
 #define DEFINE_BITWISE_TO_ALL(T, N) DEFINE_TO_ALL(T, N, and) DEFINE_TO_ALL(T, N, or) DEFINE_TO_ALL(T, N, xor)
 #define DEFINE_MINMAX_TO_ALL(T, N) DEFINE_TO_ALL(T, N, min) DEFINE_TO_ALL(T, N, max)
@@ -270,8 +311,10 @@ SHMEM_TO_ALL_ARITH_TABLE(DEFINE_ARITH_TO_ALL)
     OSHM_FN(int, shmem_##N##_sum_##KIND, (shmem_team_t team, T *dest, const T *source,        \
                                           size_t nelems))                                     \
     {                                                                                         \
-        oshm_scan(team_set(team, "shmem_" #N "_sum_" #KIND), dest, source, nelems, sizeof(T), \
-                  combine_##N##_sum, EXCLUSIVE);                                              \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_scan, "shmem_" #N "_sum_" #KIND, nelems * sizeof(T),    \
+            oshm_scan(team_set(team, "shmem_" #N "_sum_" #KIND), dest, source, nelems,       \
+                      sizeof(T),                                                              \
+                      combine_##N##_sum, EXCLUSIVE));                                         \
         return 0;                                                                             \
     }
 #define DEFINE_SCANS(T, N) DEFINE_SCAN(T, N, inscan, false) DEFINE_SCAN(T, N, exscan, true)

@@ -83,19 +83,35 @@ static int create(shmem_team_t team, long options, shmem_ctx_t *ctx)
     return 0;
 }
 
-OSHM_FN(int, shmem_ctx_create, (long options, shmem_ctx_t *ctx))
+static int ctx_create_body(long options, shmem_ctx_t *ctx)
 {
     oshm_require_init("shmem_ctx_create");
     return create(SHMEM_TEAM_WORLD, options, ctx);
 }
 
-OSHM_FN(int, shmem_team_create_ctx, (shmem_team_t team, long options, shmem_ctx_t *ctx))
+OSHM_FN(int, shmem_ctx_create, (long options, shmem_ctx_t *ctx))
+{
+    int r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_ctx_create, "shmem_ctx_create", 0,
+                        r = ctx_create_body(options, ctx));
+    return r;
+}
+
+static int team_create_ctx_body(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
     oshm_require_init("shmem_team_create_ctx");
     return create(team, options, ctx);
 }
 
-OSHM_FN(void, shmem_ctx_destroy, (shmem_ctx_t ctx))
+OSHM_FN(int, shmem_team_create_ctx, (shmem_team_t team, long options, shmem_ctx_t *ctx))
+{
+    int r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_ctx_create, "shmem_team_create_ctx", 0,
+                        r = team_create_ctx_body(team, options, ctx));
+    return r;
+}
+
+static void ctx_destroy_body(shmem_ctx_t ctx)
 {
     oshm_require_init("shmem_ctx_destroy");
     if (ctx == SHMEM_CTX_INVALID || ctx == SHMEM_CTX_DEFAULT)
@@ -103,6 +119,11 @@ OSHM_FN(void, shmem_ctx_destroy, (shmem_ctx_t ctx))
     unlink_live(ctx);
     hcomm_channel_destroy(ctx->channel);
     free(ctx);
+}
+
+OSHM_FN(void, shmem_ctx_destroy, (shmem_ctx_t ctx))
+{
+    OSHM_PROFILED_LOCAL(OSHM_PROF_ctx_destroy, "shmem_ctx_destroy", 0, ctx_destroy_body(ctx));
 }
 
 OSHM_FN(int, shmem_ctx_get_team, (shmem_ctx_t ctx, shmem_team_t *team))

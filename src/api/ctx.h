@@ -9,6 +9,7 @@
 
 #include "hcomm/hcomm.h"
 #include "team/team.h"
+#include "util/prof.h"
 #include "util/routine.h"
 #include "util/state.h"
 
@@ -49,6 +50,38 @@ static inline struct hcomm_channel *oshm_enter(shmem_ctx_t ctx, const char *rout
 
 static inline void oshm_leave(void) { oshm_routine_leave(); }
 
+/* A hot routine's work: inlined into its fast path and into its slow one. */
+#define OSHM_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* oshm_enter for a routine that tested oshm_fast (util/state.h) instead of
+ * the running state: its fast path knows the library runs. */
+static inline struct hcomm_channel *oshm_enter_fast(shmem_ctx_t ctx, const char *routine)
+{
+    oshm_routine_enter(routine);
+    return oshm_channel(ctx, routine);
+}
+
+/* The slow path of a hot routine (oshm_fast false): the library is not
+ * running (a fatal error), or a profiler listens. STMT, the fast path's
+ * work, as one call of FAMILY that reaches world PE WORLD (-1: none),
+ * evaluated after the running check and before STMT. Such a call is a leaf
+ * (it makes no other profiled call), so most calls are counted in one
+ * step, and only those to time are wrapped (util/prof.h). */
+#define OSHM_SLOW_PATH(FAMILY, ROUTINE, BYTES, WORLD, STMT)                                        \
+    do {                                                                                           \
+        oshm_require_init(ROUTINE);                                                                \
+        int w_ = (WORLD), rb_ = w_ >= 0 ? hcomm.eps[w_].rma : 0;                                   \
+        int ab_ = w_ >= 0 ? hcomm.eps[w_].amo : 0;                                                 \
+        if (!oshm_prof.active || oshm_prof_count(FAMILY, BYTES, w_, rb_, ab_)) {                   \
+            STMT;                                                                                  \
+        } else {                                                                                   \
+            struct oshm_prof_span s_;                                                              \
+            oshm_prof_begin(&s_, FAMILY);                                                          \
+            STMT;                                                                                  \
+            oshm_prof_end(&s_, ROUTINE, BYTES, w_, rb_, ab_);                                      \
+        }                                                                                          \
+    } while (0)
+
 /* The world PE of PE in the context's team. */
 static inline int oshm_ctx_pe(shmem_ctx_t ctx, int pe, const char *routine)
 {
@@ -56,6 +89,14 @@ static inline int oshm_ctx_pe(shmem_ctx_t ctx, int pe, const char *routine)
     if (__builtin_expect((unsigned)pe >= (unsigned)s->size, 0))
         oshm_bad_team_pe(ctx, pe, routine);
     return s->start + pe * s->stride;
+}
+
+/* The world PE a routine on CTX reaches: CTX and PE checked, with errors
+ * naming ROUTINE (a slow path's, before its work checks them again). */
+static inline int oshm_ctx_world(shmem_ctx_t ctx, int pe, const char *routine)
+{
+    oshm_channel(ctx, routine);
+    return oshm_ctx_pe(ctx, pe, routine);
 }
 
 /* The channel mode the thread level gives a context without options (and

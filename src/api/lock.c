@@ -17,7 +17,7 @@ static uint64_t lock_amo(long *lock, enum hcomm_amo_op op, uint64_t v, uint64_t 
     return hcomm_amo(&hcomm.default_channel, lock, sizeof *lock, op, v, cmp, LOCK_PE, "lock");
 }
 
-OSHM_FN(void, shmem_set_lock, (long *lock))
+static void set_lock_body(long *lock)
 {
     oshm_require_init("shmem_set_lock");
     uint64_t word = lock_amo(lock, HCOMM_AMO_FETCH_ADD, TICKET, 0);
@@ -28,7 +28,12 @@ OSHM_FN(void, shmem_set_lock, (long *lock))
     }
 }
 
-OSHM_FN(int, shmem_test_lock, (long *lock))
+OSHM_FN(void, shmem_set_lock, (long *lock))
+{
+    OSHM_PROFILED_LOCAL(OSHM_PROF_lock, "shmem_set_lock", 0, set_lock_body(lock));
+}
+
+static int test_lock_body(long *lock)
 {
     oshm_require_init("shmem_test_lock");
     uint64_t word = lock_amo(lock, HCOMM_AMO_FETCH, 0, 0);
@@ -37,11 +42,18 @@ OSHM_FN(int, shmem_test_lock, (long *lock))
     return lock_amo(lock, HCOMM_AMO_CSWAP, word + TICKET, word) == word ? 0 : 1;
 }
 
-OSHM_FN(void, shmem_clear_lock, (long *lock))
+OSHM_FN(int, shmem_test_lock, (long *lock))
+{
+    int r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_lock, "shmem_test_lock", 0, r = test_lock_body(lock));
+    return r;
+}
+
+static void clear_lock_body(long *lock)
 {
     oshm_require_init("shmem_clear_lock");
     /* Updates made under the lock are visible before the next holder enters. */
-    shmem_quiet();
+    hcomm_quiet(&hcomm.default_channel);
     /* Next turn, without carrying into the ticket half. */
     uint64_t word = lock_amo(lock, HCOMM_AMO_FETCH, 0, 0), seen;
     for (;;) {
@@ -51,4 +63,9 @@ OSHM_FN(void, shmem_clear_lock, (long *lock))
             break;
         word = seen;
     }
+}
+
+OSHM_FN(void, shmem_clear_lock, (long *lock))
+{
+    OSHM_PROFILED_LOCAL(OSHM_PROF_lock, "shmem_clear_lock", 0, clear_lock_body(lock));
 }

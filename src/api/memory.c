@@ -15,6 +15,7 @@
 #include "team/team.h"
 #include "util/env.h"
 #include "util/log.h"
+#include "util/prof.h"
 #include "util/state.h"
 
 /* SHMEM_DEBUG: every PE must ask for the same size and alignment, or the
@@ -69,49 +70,87 @@ static void *refuse(const char *routine, const char *why)
     return NULL;
 }
 
-OSHM_FN(void *, shmem_malloc, (size_t size)) { return allocate(size, 0, false, "shmem_malloc"); }
+static void *malloc_body(size_t size)
+{
+    return allocate(size, 0, false, "shmem_malloc");
+}
 
-OSHM_FN(void *, shmem_malloc_with_hints, (size_t size, long hints))
+OSHM_FN(void *, shmem_malloc, (size_t size))
+{
+    void *r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_malloc, "shmem_malloc", size, r = malloc_body(size));
+    return r;
+}
+
+static void *malloc_with_hints_body(size_t size, long hints)
 {
     /* Every placement serves atomics and signals equally well here. */
     (void)hints;
     return allocate(size, 0, false, "shmem_malloc_with_hints");
 }
 
-OSHM_FN(void *, shmem_calloc, (size_t count, size_t size))
+OSHM_FN(void *, shmem_malloc_with_hints, (size_t size, long hints))
+{
+    void *r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_malloc, "shmem_malloc_with_hints", size,
+                        r = malloc_with_hints_body(size, hints));
+    return r;
+}
+
+static void *calloc_body(size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
         return refuse("shmem_calloc", "count * size overflows size_t");
     return allocate(count * size, 0, true, "shmem_calloc");
 }
 
-OSHM_FN(void *, shmem_align, (size_t alignment, size_t size))
+OSHM_FN(void *, shmem_calloc, (size_t count, size_t size))
+{
+    void *r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_malloc, "shmem_calloc", count * size,
+                        r = calloc_body(count, size));
+    return r;
+}
+
+static void *align_body(size_t alignment, size_t size)
 {
     if (alignment == 0 || (alignment & (alignment - 1)))
         return refuse("shmem_align", "the alignment is not a power of two");
     return allocate(size, alignment, false, "shmem_align");
 }
 
-OSHM_FN(void, shmem_free, (void *ptr))
+OSHM_FN(void *, shmem_align, (size_t alignment, size_t size))
+{
+    void *r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_malloc, "shmem_align", size, r = align_body(alignment, size));
+    return r;
+}
+
+static void free_body(void *ptr)
 {
     oshm_require_init("shmem_free");
     /* Nobody may still be reading or writing it. */
-    shmem_quiet();
+    hcomm_quiet(&hcomm.default_channel);
     oshm_sync_world();
     if (ptr && oshm_heap_free(ptr) != 0)
         oshm_fatal("shmem_free: %p was not returned by a symmetric allocation routine", ptr);
 }
 
-OSHM_FN(void *, shmem_realloc, (void *ptr, size_t size))
+OSHM_FN(void, shmem_free, (void *ptr))
+{
+    OSHM_PROFILED_LOCAL(OSHM_PROF_free, "shmem_free", 0, free_body(ptr));
+}
+
+static void *realloc_body(void *ptr, size_t size)
 {
     if (!ptr)
-        return shmem_malloc(size);
+        return malloc_body(size);
     if (size == 0) {
-        shmem_free(ptr);
+        free_body(ptr);
         return NULL;
     }
     oshm_require_init("shmem_realloc");
-    shmem_quiet();
+    hcomm_quiet(&hcomm.default_channel);
     oshm_sync_world();
     size_t old = oshm_heap_size_of(ptr);
     if (!old)
@@ -132,7 +171,31 @@ OSHM_FN(void *, shmem_realloc, (void *ptr, size_t size))
     return result;
 }
 
-OSHM_FN(void *, shmalloc, (size_t size)) { return shmem_malloc(size); }
-OSHM_FN(void *, shmemalign, (size_t alignment, size_t size)) { return shmem_align(alignment, size); }
-OSHM_FN(void *, shrealloc, (void *ptr, size_t size)) { return shmem_realloc(ptr, size); }
-OSHM_FN(void, shfree, (void *ptr)) { shmem_free(ptr); }
+OSHM_FN(void *, shmem_realloc, (void *ptr, size_t size))
+{
+    void *r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_realloc, "shmem_realloc", size, r = realloc_body(ptr, size));
+    return r;
+}
+
+/* The deprecated names call the profiling names: a tool that wraps
+ * shmem_malloc sees the program's shmalloc as its own call only. */
+OSHM_FN(void *, shmalloc, (size_t size))
+{
+    return pshmem_malloc(size);
+}
+
+OSHM_FN(void *, shmemalign, (size_t alignment, size_t size))
+{
+    return pshmem_align(alignment, size);
+}
+
+OSHM_FN(void *, shrealloc, (void *ptr, size_t size))
+{
+    return pshmem_realloc(ptr, size);
+}
+
+OSHM_FN(void, shfree, (void *ptr))
+{
+    pshmem_free(ptr);
+}

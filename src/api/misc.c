@@ -1,8 +1,10 @@
 /*
  * Deprecated cache management (memory is coherent: nothing to do) and the
- * profiling control hook (no built-in profiler listens to it).
+ * profiling control hook, which the built-in profiler (SHMEM_PROFILE)
+ * listens to: level 0 pauses it, any other level resumes it.
  */
 #include "api/api.h"
+#include "util/prof.h"
 
 OSHM_FN(void, shmem_clear_cache_inv, (void)) {}
 OSHM_FN(void, shmem_set_cache_inv, (void)) {}
@@ -10,4 +12,4 @@ OSHM_FN(void, shmem_clear_cache_line_inv, (void *dest)) { (void)dest; }
 OSHM_FN(void, shmem_set_cache_line_inv, (void *dest)) { (void)dest; }
 OSHM_FN(void, shmem_udcflush, (void)) {}
 OSHM_FN(void, shmem_udcflush_line, (void *dest)) { (void)dest; }
-OSHM_FN(void, shmem_pcontrol, (const int level, ...)) { (void)level; }
+OSHM_FN(void, shmem_pcontrol, (const int level, ...)) { oshm_prof_listen(level != 0); }

@@ -9,6 +9,7 @@
 #include "api/api.h"
 #include "api/p2p_cursor.h"
 #include "util/log.h"
+#include "util/prof.h"
 #include "util/routine.h"
 #include "util/state.h"
 
@@ -105,100 +106,136 @@ void oshm_bad_cmp(int cmp, const char *routine)
             oshm_spin_step(&spins);                                                           \
         }                                                                                     \
     }                                                                                         \
+    /* The three above as one profiled call each (util/prof.h). */                            \
+    static size_t wait_prof_##N(T *ivars, size_t nelems, const int *status, int cmp,          \
+                                const T *values, T value, size_t *indices, bool some,         \
+                                const char *routine)                                          \
+    {                                                                                         \
+        size_t r;                                                                             \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_wait_until, routine, 0,                                 \
+                            r = wait_##N(ivars, nelems, status, cmp, values, value, indices,  \
+                                         some, routine));                                     \
+        return r;                                                                             \
+    }                                                                                         \
+    static size_t any_prof_##N(T *ivars, size_t nelems, const int *status, int cmp,           \
+                               const T *values, T value, bool wait, const char *routine)      \
+    {                                                                                         \
+        size_t r;                                                                             \
+        OSHM_PROFILED_LOCAL(wait ? OSHM_PROF_wait_until : OSHM_PROF_test, routine, 0,         \
+                            r = any_##N(ivars, nelems, status, cmp, values, value, wait,      \
+                                        routine));                                            \
+        return r;                                                                             \
+    }                                                                                         \
+    static size_t test_prof_##N(T *ivars, size_t nelems, const int *status, int cmp,          \
+                                const T *values, T value, size_t *indices,                    \
+                                size_t *included, const char *routine)                        \
+    {                                                                                         \
+        size_t r;                                                                             \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_test, routine, 0,                                       \
+                            r = scan_##N(ivars, nelems, status, cmp, values, value, indices,  \
+                                         included, routine));                                 \
+        return r;                                                                             \
+    }                                                                                         \
     OSHM_FN(void, shmem_##N##_wait_until, (T * ivar, int cmp, T cmp_value))                   \
     {                                                                                         \
         uint32_t spins = 0;                                                                   \
         oshm_require_init("shmem_" #N "_wait_until");                                         \
         const char *was = oshm_routine_wait_enter("shmem_" #N "_wait_until");                 \
-        while (!OSHM_COMPARE(LOAD(ivar), cmp, cmp_value, "shmem_" #N "_wait_until"))          \
-            oshm_spin_step(&spins);                                                           \
+        OSHM_PROFILED_LOCAL(                                                                  \
+            OSHM_PROF_wait_until, "shmem_" #N "_wait_until", 0,                               \
+            while (!OSHM_COMPARE(LOAD(ivar), cmp, cmp_value, "shmem_" #N "_wait_until"))      \
+                oshm_spin_step(&spins));                                                      \
         oshm_routine_restore(was);                                                            \
     }                                                                                         \
     OSHM_FN(void, shmem_##N##_wait_until_all,                                                 \
             (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value))              \
     {                                                                                         \
-        wait_##N(ivars, nelems, status, cmp, NULL, cmp_value, NULL, false,                    \
-                 "shmem_" #N "_wait_until_all");                                              \
+        wait_prof_##N(ivars, nelems, status, cmp, NULL, cmp_value, NULL, false,               \
+                      "shmem_" #N "_wait_until_all");                                         \
     }                                                                                         \
     OSHM_FN(size_t, shmem_##N##_wait_until_any,                                               \
             (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value))              \
     {                                                                                         \
-        return any_##N(ivars, nelems, status, cmp, NULL, cmp_value, true,                     \
-                       "shmem_" #N "_wait_until_any");                                        \
+        return any_prof_##N(ivars, nelems, status, cmp, NULL, cmp_value, true,                \
+                            "shmem_" #N "_wait_until_any");                                   \
     }                                                                                         \
     OSHM_FN(size_t, shmem_##N##_wait_until_some,                                              \
             (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp,           \
              T cmp_value))                                                                    \
     {                                                                                         \
-        return wait_##N(ivars, nelems, status, cmp, NULL, cmp_value, indices, true,           \
-                        "shmem_" #N "_wait_until_some");                                      \
+        return wait_prof_##N(ivars, nelems, status, cmp, NULL, cmp_value, indices, true,      \
+                             "shmem_" #N "_wait_until_some");                                 \
     }                                                                                         \
     OSHM_FN(void, shmem_##N##_wait_until_all_vector,                                          \
             (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values))      \
     {                                                                                         \
-        wait_##N(ivars, nelems, status, cmp, cmp_values, 0, NULL, false,                      \
-                 "shmem_" #N "_wait_until_all_vector");                                       \
+        wait_prof_##N(ivars, nelems, status, cmp, cmp_values, 0, NULL, false,                 \
+                      "shmem_" #N "_wait_until_all_vector");                                  \
     }                                                                                         \
     OSHM_FN(size_t, shmem_##N##_wait_until_any_vector,                                        \
             (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values))      \
     {                                                                                         \
-        return any_##N(ivars, nelems, status, cmp, cmp_values, 0, true,                       \
-                       "shmem_" #N "_wait_until_any_vector");                                 \
+        return any_prof_##N(ivars, nelems, status, cmp, cmp_values, 0, true,                  \
+                            "shmem_" #N "_wait_until_any_vector");                            \
     }                                                                                         \
     OSHM_FN(size_t, shmem_##N##_wait_until_some_vector,                                       \
             (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp,           \
              const T *cmp_values))                                                            \
     {                                                                                         \
-        return wait_##N(ivars, nelems, status, cmp, cmp_values, 0, indices, true,             \
-                        "shmem_" #N "_wait_until_some_vector");                               \
+        return wait_prof_##N(ivars, nelems, status, cmp, cmp_values, 0, indices, true,        \
+                             "shmem_" #N "_wait_until_some_vector");                          \
     }                                                                                         \
     OSHM_FN(int, shmem_##N##_test, (T * ivar, int cmp, T cmp_value))                          \
     {                                                                                         \
+        int r;                                                                                \
         oshm_require_init("shmem_" #N "_test");                                               \
-        oshm_progress();                                                                      \
-        return OSHM_COMPARE(LOAD(ivar), cmp, cmp_value, "shmem_" #N "_test");                 \
+        OSHM_PROFILED_LOCAL(OSHM_PROF_test, "shmem_" #N "_test", 0, {                         \
+            oshm_progress();                                                                  \
+            r = OSHM_COMPARE(LOAD(ivar), cmp, cmp_value, "shmem_" #N "_test");                \
+        });                                                                                   \
+        return r;                                                                             \
     }                                                                                         \
     OSHM_FN(int, shmem_##N##_test_all,                                                        \
             (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value))              \
     {                                                                                         \
         size_t included;                                                                      \
-        return scan_##N(ivars, nelems, status, cmp, NULL, cmp_value, NULL, &included,         \
-                        "shmem_" #N "_test_all") == included;                                 \
+        return test_prof_##N(ivars, nelems, status, cmp, NULL, cmp_value, NULL, &included,    \
+                             "shmem_" #N "_test_all") == included;                            \
     }                                                                                         \
     OSHM_FN(size_t, shmem_##N##_test_any,                                                     \
             (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value))              \
     {                                                                                         \
-        return any_##N(ivars, nelems, status, cmp, NULL, cmp_value, false,                    \
-                       "shmem_" #N "_test_any");                                              \
+        return any_prof_##N(ivars, nelems, status, cmp, NULL, cmp_value, false,               \
+                            "shmem_" #N "_test_any");                                         \
     }                                                                                         \
     OSHM_FN(size_t, shmem_##N##_test_some,                                                    \
             (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp,           \
              T cmp_value))                                                                    \
     {                                                                                         \
         size_t included;                                                                      \
-        return scan_##N(ivars, nelems, status, cmp, NULL, cmp_value, indices, &included,      \
-                        "shmem_" #N "_test_some");                                            \
+        return test_prof_##N(ivars, nelems, status, cmp, NULL, cmp_value, indices, &included, \
+                             "shmem_" #N "_test_some");                                       \
     }                                                                                         \
     OSHM_FN(int, shmem_##N##_test_all_vector,                                                 \
             (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values))      \
     {                                                                                         \
         size_t included;                                                                      \
-        return scan_##N(ivars, nelems, status, cmp, cmp_values, 0, NULL, &included,           \
-                        "shmem_" #N "_test_all_vector") == included;                          \
+        return test_prof_##N(ivars, nelems, status, cmp, cmp_values, 0, NULL, &included,      \
+                             "shmem_" #N "_test_all_vector") == included;                     \
     }                                                                                         \
     OSHM_FN(size_t, shmem_##N##_test_any_vector,                                              \
             (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values))      \
     {                                                                                         \
-        return any_##N(ivars, nelems, status, cmp, cmp_values, 0, false,                      \
-                       "shmem_" #N "_test_any_vector");                                       \
+        return any_prof_##N(ivars, nelems, status, cmp, cmp_values, 0, false,                 \
+                            "shmem_" #N "_test_any_vector");                                  \
     }                                                                                         \
     OSHM_FN(size_t, shmem_##N##_test_some_vector,                                             \
             (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp,           \
              const T *cmp_values))                                                            \
     {                                                                                         \
         size_t included;                                                                      \
-        return scan_##N(ivars, nelems, status, cmp, cmp_values, 0, indices, &included,        \
-                        "shmem_" #N "_test_some_vector");                                     \
+        return test_prof_##N(ivars, nelems, status, cmp, cmp_values, 0, indices, &included,   \
+                             "shmem_" #N "_test_some_vector");                                \
     }
 SHMEM_P2P_TABLE(DEFINE_P2P)
 

@@ -9,20 +9,110 @@
 #include "api/ctx.h"
 #include "util/log.h"
 
-static inline void rma_put(shmem_ctx_t ctx, void *dest, const void *src, size_t bytes, int pe,
-                           bool nbi, const char *routine)
+/* The specification wants each stride at least the block size (blocks
+ * never overlap), and the block's bytes must be a size_t. */
+static void check_blocks(ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t bsize,
+                         size_t nblocks, const char *routine)
 {
-    struct hcomm_channel *ch = oshm_enter(ctx, routine);
-    hcomm_put(ch, dest, src, bytes, oshm_ctx_pe(ctx, pe, routine), nbi, routine);
+    if (!nblocks || !bsize)
+        return;
+    if (bsize > (size_t)PTRDIFF_MAX / elem || dst < (ptrdiff_t)bsize || sst < (ptrdiff_t)bsize)
+        oshm_fatal("%s: block size %zu with strides dst %td and sst %td: each stride must be "
+                   "at least the block size",
+                   routine, bsize, dst, sst);
+}
+
+/* A put or get: the fast path's work, and the slow path's (util/prof.h). */
+OSHM_ALWAYS_INLINE void rma_body(bool put, shmem_ctx_t ctx, void *dest, const void *src,
+                                 size_t bytes, int pe, bool nbi, const char *routine)
+{
+    struct hcomm_channel *ch = oshm_enter_fast(ctx, routine);
+    int world = oshm_ctx_pe(ctx, pe, routine);
+    if (put)
+        hcomm_put(ch, dest, src, bytes, world, nbi, routine);
+    else
+        hcomm_get(ch, dest, src, bytes, world, nbi, routine);
     oshm_leave();
 }
 
-static inline void rma_get(shmem_ctx_t ctx, void *dest, const void *src, size_t bytes, int pe,
-                           bool nbi, const char *routine)
+static __attribute__((noinline, cold)) void rma_slow(bool put, shmem_ctx_t ctx, void *dest,
+                                                     const void *src, size_t bytes, int pe,
+                                                     bool nbi, const char *routine)
 {
-    struct hcomm_channel *ch = oshm_enter(ctx, routine);
-    hcomm_get(ch, dest, src, bytes, oshm_ctx_pe(ctx, pe, routine), nbi, routine);
+    enum oshm_prof_family f = put ? (nbi ? OSHM_PROF_put_nbi : OSHM_PROF_put)
+                                  : (nbi ? OSHM_PROF_get_nbi : OSHM_PROF_get);
+    OSHM_SLOW_PATH(f, routine, bytes, oshm_ctx_world(ctx, pe, routine),
+                   rma_body(put, ctx, dest, src, bytes, pe, nbi, routine));
+}
+
+/* What the contiguous routines call: its one test, oshm_fast, is the
+ * running check it always made, and covers the profiler too. One function
+ * per direction, out of line with hcomm's path inlined in it (flatten): the
+ * shape gcc gave these routines before the profiler; left to itself it now
+ * inlines rma_put into each routine and calls hcomm_put, 2 instructions
+ * more per put (callgrind; docs/performance.md, "The built-in profiler's cost"). */
+static __attribute__((noinline, flatten)) void rma_put(shmem_ctx_t ctx, void *dest, const void *src,
+                                                       size_t bytes, int pe, bool nbi,
+                                                       const char *routine)
+{
+    if (!oshm_fast()) {
+        rma_slow(true, ctx, dest, src, bytes, pe, nbi, routine);
+        return;
+    }
+    rma_body(true, ctx, dest, src, bytes, pe, nbi, routine);
+}
+
+static __attribute__((noinline, flatten)) void rma_get(shmem_ctx_t ctx, void *dest, const void *src,
+                                                       size_t bytes, int pe, bool nbi,
+                                                       const char *routine)
+{
+    if (!oshm_fast()) {
+        rma_slow(false, ctx, dest, src, bytes, pe, nbi, routine);
+        return;
+    }
+    rma_body(false, ctx, dest, src, bytes, pe, nbi, routine);
+}
+
+/* Strided and blocked transfers: NBLOCKS blocks of BSIZE elements of ELEM
+ * bytes (hcomm.h); BLOCKED: a blocked routine's, whose strides are checked
+ * against the block (iput's blocks are single elements). */
+OSHM_ALWAYS_INLINE void strided_body(bool put, bool blocked, shmem_ctx_t ctx, void *dest,
+                                     const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t elem,
+                                     size_t bsize, size_t nblocks, int pe, const char *routine)
+{
+    struct hcomm_channel *ch = oshm_enter_fast(ctx, routine);
+    int world = oshm_ctx_pe(ctx, pe, routine);
+    if (blocked)
+        check_blocks(dst, sst, elem, bsize, nblocks, routine);
+    if (put)
+        hcomm_ibput(ch, dest, src, dst, sst, elem, bsize * elem, nblocks, world, routine);
+    else
+        hcomm_ibget(ch, dest, src, dst, sst, elem, bsize * elem, nblocks, world, routine);
     oshm_leave();
+}
+
+static __attribute__((noinline, cold)) void
+strided_slow(bool put, bool blocked, shmem_ctx_t ctx, void *dest, const void *src, ptrdiff_t dst,
+             ptrdiff_t sst, size_t elem, size_t bsize, size_t nblocks, int pe,
+             const char *routine)
+{
+    OSHM_SLOW_PATH(
+        put ? OSHM_PROF_iput : OSHM_PROF_iget, routine, bsize * elem * nblocks,
+        oshm_ctx_world(ctx, pe, routine),
+        strided_body(put, blocked, ctx, dest, src, dst, sst, elem, bsize, nblocks, pe, routine));
+}
+
+/* Inline in each routine, as its transfer always was: PUT and BLOCKED are
+ * constants there. */
+OSHM_ALWAYS_INLINE void strided(bool put, bool blocked, shmem_ctx_t ctx, void *dest,
+                                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t elem,
+                                size_t bsize, size_t nblocks, int pe, const char *routine)
+{
+    if (!oshm_fast()) {
+        strided_slow(put, blocked, ctx, dest, src, dst, sst, elem, bsize, nblocks, pe, routine);
+        return;
+    }
+    strided_body(put, blocked, ctx, dest, src, dst, sst, elem, bsize, nblocks, pe, routine);
 }
 
 /* One blocking or non-blocking contiguous routine (ctx and plain form).
@@ -36,14 +126,11 @@ static inline void rma_get(shmem_ctx_t ctx, void *dest, const void *src, size_t 
     OSHM_PLAIN_VOID(NAME, (T * dest, const T *source, size_t nelems, int pe),                 \
                     (SHMEM_CTX_DEFAULT, dest, source, nelems, pe))
 
-#define DEFINE_STRIDED(HOP, NAME, T, ELEM)                                                    \
+#define DEFINE_STRIDED(PUT, NAME, T, ELEM)                                                    \
     OSHM_FN(void, shmem_ctx_##NAME, (shmem_ctx_t ctx, T *dest, const T *source,               \
                                      ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe))    \
     {                                                                                         \
-        struct hcomm_channel *ch = oshm_enter(ctx, "shmem_" #NAME);                           \
-        HOP(ch, dest, source, dst, sst, ELEM, nelems, oshm_ctx_pe(ctx, pe, "shmem_" #NAME),   \
-            "shmem_" #NAME);                                                                  \
-        oshm_leave();                                                                         \
+        strided(PUT, false, ctx, dest, source, dst, sst, ELEM, 1, nelems, pe, "shmem_" #NAME); \
     }                                                                                         \
     OSHM_PLAIN_VOID(NAME, (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,           \
                            size_t nelems, int pe),                                            \
@@ -56,8 +143,8 @@ static inline void rma_get(shmem_ctx_t ctx, void *dest, const void *src, size_t 
     DEFINE_CONTIGUOUS(rma_put, PUTN_NBI, true, T, ELEM)                                       \
     DEFINE_CONTIGUOUS(rma_get, GETN, false, T, ELEM)                                          \
     DEFINE_CONTIGUOUS(rma_get, GETN_NBI, true, T, ELEM)                                       \
-    DEFINE_STRIDED(hcomm_iput, IPUTN, T, ELEM)                                                \
-    DEFINE_STRIDED(hcomm_iget, IGETN, T, ELEM)
+    DEFINE_STRIDED(true, IPUTN, T, ELEM)                                                      \
+    DEFINE_STRIDED(false, IGETN, T, ELEM)
 
 #define DEFINE_TYPED_RMA(T, N)                                                                \
     DEFINE_RMA_FAMILY(N##_put, N##_put_nbi, N##_get, N##_get_nbi, N##_iput, N##_iget, T,      \
@@ -83,41 +170,25 @@ SHMEM_SIZED_TABLE(DEFINE_SIZED_RMA)
 
 /* ---- blocked strided RMA (OpenSHMEM 1.6) ---- */
 
-/* The specification wants each stride at least the block size (blocks
- * never overlap), and the block's bytes must be a size_t. */
-static void check_blocks(ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t bsize,
-                         size_t nblocks, const char *routine)
-{
-    if (!nblocks || !bsize)
-        return;
-    if (bsize > (size_t)PTRDIFF_MAX / elem || dst < (ptrdiff_t)bsize || sst < (ptrdiff_t)bsize)
-        oshm_fatal("%s: block size %zu with strides dst %td and sst %td: each stride must be "
-                   "at least the block size",
-                   routine, bsize, dst, sst);
-}
-
-#define DEFINE_BLOCKED(HOP, NAME, T, ELEM)                                                    \
+#define DEFINE_BLOCKED(PUT, NAME, T, ELEM)                                                    \
     OSHM_FN(void, shmem_ctx_##NAME,                                                           \
             (shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,         \
              size_t bsize, size_t nblocks, int pe))                                           \
     {                                                                                         \
-        struct hcomm_channel *ch = oshm_enter(ctx, "shmem_" #NAME);                           \
-        int world = oshm_ctx_pe(ctx, pe, "shmem_" #NAME);                                     \
-        check_blocks(dst, sst, ELEM, bsize, nblocks, "shmem_" #NAME);                         \
-        HOP(ch, dest, source, dst, sst, ELEM, bsize * (ELEM), nblocks, world, "shmem_" #NAME); \
-        oshm_leave();                                                                         \
+        strided(PUT, true, ctx, dest, source, dst, sst, ELEM, bsize, nblocks, pe,             \
+                "shmem_" #NAME);                                                              \
     }                                                                                         \
     OSHM_PLAIN_VOID(NAME, (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,           \
                            size_t bsize, size_t nblocks, int pe),                             \
                     (SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, pe))
 
 #define DEFINE_TYPED_BLOCKED(T, N)                                                            \
-    DEFINE_BLOCKED(hcomm_ibput, N##_ibput, T, sizeof(T))                                      \
-    DEFINE_BLOCKED(hcomm_ibget, N##_ibget, T, sizeof(T))
+    DEFINE_BLOCKED(true, N##_ibput, T, sizeof(T))                                             \
+    DEFINE_BLOCKED(false, N##_ibget, T, sizeof(T))
 SHMEM_RMA_TYPE_TABLE(DEFINE_TYPED_BLOCKED)
 #define DEFINE_SIZED_BLOCKED(BITS, UNIT)                                                      \
-    DEFINE_BLOCKED(hcomm_ibput, ibput##BITS, void, BITS / 8)                                  \
-    DEFINE_BLOCKED(hcomm_ibget, ibget##BITS, void, BITS / 8)
+    DEFINE_BLOCKED(true, ibput##BITS, void, BITS / 8)                                         \
+    DEFINE_BLOCKED(false, ibget##BITS, void, BITS / 8)
 SHMEM_SIZED_TABLE(DEFINE_SIZED_BLOCKED)
 
 DEFINE_CONTIGUOUS(rma_put, putmem, false, void, 1)
@@ -126,28 +197,41 @@ DEFINE_CONTIGUOUS(rma_get, getmem, false, void, 1)
 DEFINE_CONTIGUOUS(rma_get, getmem_nbi, true, void, 1)
 
 /* ---- ordering: SHMEM_CTX_INVALID is a no-op here, by the specification ---- */
+static inline void order(bool quiet, struct hcomm_channel *ch)
+{
+    if (!ch)
+        return;
+    if (quiet)
+        hcomm_quiet(ch);
+    else
+        hcomm_fence(ch);
+}
+
+static __attribute__((noinline, cold)) void order_slow(bool quiet, struct hcomm_channel *ch,
+                                                       const char *routine)
+{
+    OSHM_SLOW_PATH(quiet ? OSHM_PROF_quiet : OSHM_PROF_fence, routine, 0, -1, order(quiet, ch));
+}
+
+/* CH NULL: SHMEM_CTX_INVALID's, nothing to do. */
+static inline void ordering(bool quiet, struct hcomm_channel *ch, const char *routine)
+{
+    if (!oshm_fast())
+        order_slow(quiet, ch, routine);
+    else
+        order(quiet, ch);
+}
+
 OSHM_FN(void, shmem_ctx_fence, (shmem_ctx_t ctx))
 {
-    oshm_require_init("shmem_ctx_fence");
-    if (ctx != SHMEM_CTX_INVALID)
-        hcomm_fence(ctx->channel);
+    ordering(false, ctx != SHMEM_CTX_INVALID ? ctx->channel : NULL, "shmem_ctx_fence");
 }
 OSHM_FN(void, shmem_ctx_quiet, (shmem_ctx_t ctx))
 {
-    oshm_require_init("shmem_ctx_quiet");
-    if (ctx != SHMEM_CTX_INVALID)
-        hcomm_quiet(ctx->channel);
+    ordering(true, ctx != SHMEM_CTX_INVALID ? ctx->channel : NULL, "shmem_ctx_quiet");
 }
-OSHM_FN(void, shmem_fence, (void))
-{
-    oshm_require_init("shmem_fence");
-    hcomm_fence(&hcomm.default_channel);
-}
-OSHM_FN(void, shmem_quiet, (void))
-{
-    oshm_require_init("shmem_quiet");
-    hcomm_quiet(&hcomm.default_channel);
-}
+OSHM_FN(void, shmem_fence, (void)) { ordering(false, &hcomm.default_channel, "shmem_fence"); }
+OSHM_FN(void, shmem_quiet, (void)) { ordering(true, &hcomm.default_channel, "shmem_quiet"); }
 
 /* Only the listed PEs' operations are completed where the backend can
  * single one out (UCX flushes one endpoint; shared memory has nothing in
@@ -166,7 +250,8 @@ OSHM_FN(void, shmem_ctx_pe_quiet, (shmem_ctx_t ctx, const int *target_pes, size_
         oshm_fatal("shmem_ctx_pe_quiet: out of memory for %zu PE numbers", npes);
     for (size_t i = 0; i < npes; i++)
         world[i] = oshm_ctx_pe(ctx, target_pes[i], "shmem_ctx_pe_quiet");
-    hcomm_pe_quiet(ctx->channel, world, npes);
+    OSHM_PROFILED_LOCAL(OSHM_PROF_quiet, "shmem_ctx_pe_quiet", 0,
+                        hcomm_pe_quiet(ctx->channel, world, npes));
     if (world != small)
         free(world);
 }

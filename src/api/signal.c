@@ -9,16 +9,38 @@
 #include "util/spin.h"
 #include "util/state.h"
 
-static inline void put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t bytes,
-                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi,
-                              const char *routine)
+/* The fast path's work, and the slow path's (util/prof.h). */
+OSHM_ALWAYS_INLINE void put_signal_body(shmem_ctx_t ctx, void *dest, const void *source,
+                                        size_t bytes, uint64_t *sig_addr, uint64_t signal,
+                                        int sig_op, int pe, bool nbi, const char *routine)
 {
-    struct hcomm_channel *ch = oshm_enter(ctx, routine);
+    struct hcomm_channel *ch = oshm_enter_fast(ctx, routine);
     int world = oshm_ctx_pe(ctx, pe, routine);
     enum hcomm_signal_op op = oshm_signal_op(sig_op, routine);
     hcomm_put(ch, dest, source, bytes, world, nbi, routine);
     hcomm_signal(ch, sig_addr, signal, op, world, routine);
     oshm_leave();
+}
+
+static __attribute__((noinline, cold)) void
+put_signal_slow(shmem_ctx_t ctx, void *dest, const void *source, size_t bytes, uint64_t *sig_addr,
+                uint64_t signal, int sig_op, int pe, bool nbi, const char *routine)
+{
+    OSHM_SLOW_PATH(
+        nbi ? OSHM_PROF_put_signal_nbi : OSHM_PROF_put_signal, routine, bytes,
+        oshm_ctx_world(ctx, pe, routine),
+        put_signal_body(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine));
+}
+
+static inline void put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t bytes,
+                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi,
+                              const char *routine)
+{
+    if (!oshm_fast()) {
+        put_signal_slow(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine);
+        return;
+    }
+    put_signal_body(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine);
 }
 
 #define DEFINE_PUT_SIGNAL(NAME, T, ELEM)                                                      \
@@ -53,12 +75,31 @@ DEFINE_PUT_SIGNAL(putmem, void, 1)
 
 /* signal_add/set (OpenSHMEM 1.6) take the path of put-with-signal's signal,
  * so the two are atomic with respect to each other. */
+OSHM_ALWAYS_INLINE void signal_body(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe,
+                                    enum hcomm_signal_op op, const char *routine)
+{
+    struct hcomm_channel *ch = oshm_enter_fast(ctx, routine);
+    hcomm_signal(ch, sig_addr, signal, op, oshm_ctx_pe(ctx, pe, routine), routine);
+    oshm_leave();
+}
+
+static __attribute__((noinline, cold)) void signal_slow(shmem_ctx_t ctx, uint64_t *sig_addr,
+                                                        uint64_t signal, int pe,
+                                                        enum hcomm_signal_op op,
+                                                        const char *routine)
+{
+    OSHM_SLOW_PATH(OSHM_PROF_signal_op, routine, sizeof *sig_addr, oshm_ctx_world(ctx, pe, routine),
+                   signal_body(ctx, sig_addr, signal, pe, op, routine));
+}
+
 static inline void signal_only(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe,
                                enum hcomm_signal_op op, const char *routine)
 {
-    struct hcomm_channel *ch = oshm_enter(ctx, routine);
-    hcomm_signal(ch, sig_addr, signal, op, oshm_ctx_pe(ctx, pe, routine), routine);
-    oshm_leave();
+    if (!oshm_fast()) {
+        signal_slow(ctx, sig_addr, signal, pe, op, routine);
+        return;
+    }
+    signal_body(ctx, sig_addr, signal, pe, op, routine);
 }
 OSHM_FN(void, shmem_ctx_signal_add, (shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe))
 {
@@ -75,13 +116,20 @@ OSHM_PLAIN_VOID(signal_set, (uint64_t * sig_addr, uint64_t signal, int pe),
 
 OSHM_FN(uint64_t, shmem_signal_fetch, (const uint64_t *sig_addr))
 {
+    uint64_t v;
     oshm_require_init("shmem_signal_fetch");
-    oshm_progress(); /* a caller may poll with it */
-    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+    OSHM_PROFILED_LOCAL(OSHM_PROF_signal_fetch, "shmem_signal_fetch", 0, {
+        oshm_progress(); /* a caller may poll with it */
+        v = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+    });
+    return v;
 }
 
 OSHM_FN(uint64_t, shmem_signal_wait_until, (uint64_t *sig_addr, int cmp, uint64_t cmp_value))
 {
+    uint64_t v;
     oshm_require_init("shmem_signal_wait_until");
-    return oshm_wait_u64(sig_addr, cmp, cmp_value, "shmem_signal_wait_until");
+    OSHM_PROFILED_LOCAL(OSHM_PROF_signal_wait_until, "shmem_signal_wait_until", 0,
+                        v = oshm_wait_u64(sig_addr, cmp, cmp_value, "shmem_signal_wait_until"));
+    return v;
 }

@@ -6,13 +6,15 @@
 #include <shmem/shmem.h>
 #include <stdbool.h>
 
+#include "hcomm/hcomm.h"
 #include "team/team.h"
 #include "util/log.h"
+#include "util/prof.h"
 #include "util/state.h"
 
-OSHM_FN(int, shmem_team_split_strided,
-        (shmem_team_t parent_team, int start, int stride, int size,
-         const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team))
+static int team_split_strided_body(shmem_team_t parent_team, int start, int stride, int size,
+                                   const shmem_team_config_t *config, long config_mask,
+                                   shmem_team_t *new_team)
 {
     oshm_require_init("shmem_team_split_strided");
     *new_team = SHMEM_TEAM_INVALID;
@@ -43,10 +45,21 @@ OSHM_FN(int, shmem_team_split_strided,
     return 0;
 }
 
-OSHM_FN(int, shmem_team_split_2d,
-        (shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config,
-         long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
-         long yaxis_mask, shmem_team_t *yaxis_team))
+OSHM_FN(int, shmem_team_split_strided,
+        (shmem_team_t parent_team, int start, int stride, int size,
+         const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team))
+{
+    int r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_team_split, "shmem_team_split_strided", 0,
+                        r = team_split_strided_body(parent_team, start, stride, size, config,
+                                                    config_mask, new_team));
+    return r;
+}
+
+static int team_split_2d_body(shmem_team_t parent_team, int xrange,
+                              const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                              shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                              long yaxis_mask, shmem_team_t *yaxis_team)
 {
     oshm_require_init("shmem_team_split_2d");
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
@@ -75,14 +88,31 @@ OSHM_FN(int, shmem_team_split_2d,
     return 0;
 }
 
-OSHM_FN(void, shmem_team_destroy, (shmem_team_t team))
+OSHM_FN(int, shmem_team_split_2d,
+        (shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config,
+         long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+         long yaxis_mask, shmem_team_t *yaxis_team))
+{
+    int r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_team_split, "shmem_team_split_2d", 0,
+                        r = team_split_2d_body(parent_team, xrange, xaxis_config, xaxis_mask,
+                                               xaxis_team, yaxis_config, yaxis_mask, yaxis_team));
+    return r;
+}
+
+static void team_destroy_body(shmem_team_t team)
 {
     oshm_require_init("shmem_team_destroy");
     if (team == SHMEM_TEAM_INVALID || team->predefined)
         return;
-    shmem_quiet();
+    hcomm_quiet(&hcomm.default_channel);
     oshm_barrier_sync(&team->set);
     oshm_team_free(team);
+}
+
+OSHM_FN(void, shmem_team_destroy, (shmem_team_t team))
+{
+    OSHM_PROFILED_LOCAL(OSHM_PROF_team_destroy, "shmem_team_destroy", 0, team_destroy_body(team));
 }
 
 OSHM_FN(int, shmem_team_my_pe, (shmem_team_t team))
@@ -138,11 +168,18 @@ OSHM_FN(void *, shmem_team_ptr, (shmem_team_t team, const void *dest, int pe))
     return world < 0 ? NULL : shmem_ptr(dest, world);
 }
 
-OSHM_FN(int, shmem_team_sync, (shmem_team_t team))
+static int team_sync_body(shmem_team_t team)
 {
     oshm_require_init("shmem_team_sync");
     if (team == SHMEM_TEAM_INVALID)
         return -1;
     oshm_barrier_sync(oshm_team_set(team, "shmem_team_sync"));
     return 0;
+}
+
+OSHM_FN(int, shmem_team_sync, (shmem_team_t team))
+{
+    int r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_sync, "shmem_team_sync", 0, r = team_sync_body(team));
+    return r;
 }

@@ -12,11 +12,13 @@
 #include "hcomm/hcomm.h"
 #include "heap/heap.h"
 #include "ipc/ipc.h"
+#include "prof/report.h"
 #include "team/coll.h"
 #include "team/team.h"
 #include "util/env.h"
 #include "util/fdlimit.h"
 #include "util/log.h"
+#include "util/prof.h"
 #include "util/routine.h"
 #include "util/state.h"
 
@@ -72,8 +74,11 @@ static int setup(int thread_level)
     if (hcomm_init(&hc) != 0)
         return -1;
 
-    /* The first allocation: at the same offset on every PE. */
-    if (oshm_teams_init() != 0 || oshm_heap_end_library_part() != 0)
+    /* The first allocations: at the same offset on every PE. */
+    if (oshm_teams_init() != 0)
+        return -1;
+    oshm_prof_reserve();
+    if (oshm_heap_end_library_part() != 0)
         return -1;
     hcomm_seg_grow(HCOMM_SEG_HEAP, oshm_heap.committed);
     /* Every PE's sync words are zeroed before any PE may signal them. */
@@ -98,6 +103,7 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
     }
     /* After the last finalize a new life starts from nothing: every layer
      * released all it had. */
+    uint64_t begin_ns = oshm_prof_clock_ns(); /* the profile's init time */
     /* Recorded (util/routine.h): a launcher's report of a PE that never
      * got through start-up says so. */
     const char *was = oshm_routine_wait_enter("shmem_init");
@@ -113,6 +119,7 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
     oshm_state.finalize_at_exit = false;
     oshm_state.init_depth = 1;
     oshm_state.running = true;
+    oshm_state_update();
     oshm_fault_init();
     if (provided)
         *provided = requested;
@@ -131,19 +138,20 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
      * waits for the other PEs: it is served by the launcher, so every PE
      * leaves it at once, whatever the others do next. */
     oshm_coll_deferred_start();
+    oshm_prof_start(oshm_boot.rank, oshm_boot.size, begin_ns);
     return 0;
 }
 
 OSHM_FN(void, shmem_init, (void))
 {
-    if (shmem_init_thread(SHMEM_THREAD_SINGLE, NULL) != 0)
+    if (pshmem_init_thread(SHMEM_THREAD_SINGLE, NULL) != 0)
         oshm_boot_abort(1);
 }
 
 OSHM_FN(void, start_pes, (int npes))
 {
     (void)npes; /* the launcher decides the number of PEs */
-    shmem_init();
+    pshmem_init();
 }
 
 OSHM_FN(void, shmem_query_thread, (int *provided))
@@ -156,23 +164,27 @@ OSHM_FN(void, shmem_finalize, (void))
 {
     if (!oshm_state.running)
         return;
-    /* Not the last of nested inits' finalizes: a shmem_barrier_all, and
-     * everything stays (OpenSHMEM 1.6). */
+    /* Not the last of nested inits' finalizes: a barrier_all, and
+     * everything stays (OpenSHMEM 1.6). The library's own quiet and
+     * barrier: a profile or a pshmem tool sees only the program's calls. */
     if (oshm_state.init_depth > 1) {
         oshm_state.init_depth--;
-        shmem_barrier_all();
+        hcomm_quiet(&hcomm.default_channel);
+        oshm_sync_world();
         return;
     }
     const char *was = oshm_routine_wait_enter("shmem_finalize");
     /* Kernels still running may still talk to other PEs. */
     device_fini();
-    shmem_quiet();
+    hcomm_quiet(&hcomm.default_channel);
+    oshm_prof_report();
     oshm_sync_world();
     if (oshm_boot.ops->teardown)
         oshm_boot.ops->teardown();
     oshm_state.init_depth = 0;
     oshm_state.finalized = true;
     oshm_state.running = false;
+    oshm_state_update();
     oshm_fault_fini();
     /* No PE touches another's memory after the barrier: unmap, then leave.
      * The last finalize destroys every team and context the program left,

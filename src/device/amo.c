@@ -11,8 +11,8 @@
 #include "device/dsync.h"
 #include "util/log.h"
 
-static uint64_t amo(void *dest, enum hcomm_amo_op op, size_t size, uint64_t operand,
-                    uint64_t compare, int pe, bool fetch, const char *routine)
+static uint64_t amo_run(void *dest, enum hcomm_amo_op op, size_t size, uint64_t operand,
+                        uint64_t compare, int pe, bool fetch, const char *routine)
 {
     struct device_thread *t = device_thread_of(routine);
     dsync_check(dest, size, pe, routine);
@@ -25,8 +25,17 @@ static uint64_t amo(void *dest, enum hcomm_amo_op op, size_t size, uint64_t oper
     return old;
 }
 
-static void amo_nbi(void *fetch, void *dest, enum hcomm_amo_op op, size_t size, uint64_t operand,
-                    uint64_t compare, int pe, const char *routine)
+static uint64_t amo(void *dest, enum hcomm_amo_op op, size_t size, uint64_t operand,
+                    uint64_t compare, int pe, bool fetch, const char *routine)
+{
+    uint64_t r;
+    DEVICE_PROFILED(OSHM_PROF_device_amo, routine, size, pe,
+                    r = amo_run(dest, op, size, operand, compare, pe, fetch, routine));
+    return r;
+}
+
+static void amo_nbi_run(void *fetch, void *dest, enum hcomm_amo_op op, size_t size,
+                        uint64_t operand, uint64_t compare, int pe, const char *routine)
 {
     struct device_thread *t = device_thread_of(routine);
     if (!fetch)
@@ -39,6 +48,13 @@ static void amo_nbi(void *fetch, void *dest, enum hcomm_amo_op op, size_t size, 
     dsync_post(t, (struct engine_desc){.op = ENGINE_AMO, .pe = pe, .dst = dest, .amo = op,
                                        .amo_size = size, .operand = operand, .compare = compare,
                                        .result = (uint64_t *)fetch, .routine = routine});
+}
+
+static void amo_nbi(void *fetch, void *dest, enum hcomm_amo_op op, size_t size, uint64_t operand,
+                    uint64_t compare, int pe, const char *routine)
+{
+    DEVICE_PROFILED(OSHM_PROF_device_amo, routine, size, pe,
+                    amo_nbi_run(fetch, dest, op, size, operand, compare, pe, routine));
 }
 
 #define BITS(V) dsync_to_bits(&(V), sizeof(V))

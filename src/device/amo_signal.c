@@ -9,8 +9,8 @@
 #include "api/p2p.h"
 #include "device/dsync.h"
 
-static void put_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
-                       uint64_t signal, int sig_op, int pe, bool wait, const char *routine)
+static void put_signal_run(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                           uint64_t signal, int sig_op, int pe, bool wait, const char *routine)
 {
     struct device_thread *t = device_thread_of(routine);
     enum hcomm_signal_op op = oshm_signal_op(sig_op, routine);
@@ -21,6 +21,14 @@ static void put_signal(void *dest, const void *source, size_t nbytes, uint64_t *
                                        .sig_value = signal, .sig_op = op, .routine = routine});
     if (wait)
         dsync_wait(t);
+}
+
+static void put_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                       uint64_t signal, int sig_op, int pe, bool wait, const char *routine)
+{
+    DEVICE_PROFILED(
+        OSHM_PROF_device_put_signal, routine, nbytes, pe,
+        put_signal_run(dest, source, nbytes, sig_addr, signal, sig_op, pe, wait, routine));
 }
 
 static size_t bytes_of(size_t nelems, size_t size, const char *routine)

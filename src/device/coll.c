@@ -200,8 +200,8 @@ static bool subtree_holds(int child, unsigned k, int root, int n)
     return root >= child && root < child + (1 << k) && root < n;
 }
 
-int dcoll_broadcast(shmemd_team_t team, void *dest, const void *source, size_t nbytes, int root,
-                    bool block, const char *routine)
+static int dcoll_broadcast_run(shmemd_team_t team, void *dest, const void *source, size_t nbytes,
+                               int root, bool block, const char *routine)
 {
     struct group g = group_of(team, block, routine);
     int n = g.set->size, rel = g.set->my_index;
@@ -237,8 +237,17 @@ int dcoll_broadcast(shmemd_team_t team, void *dest, const void *source, size_t n
     return 0;
 }
 
-int dcoll_fcollect(shmemd_team_t team, void *dest, const void *source, size_t nbytes, bool block,
-                   const char *routine)
+int dcoll_broadcast(shmemd_team_t team, void *dest, const void *source, size_t nbytes, int root,
+                    bool block, const char *routine)
+{
+    int r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_device_broadcast, routine, nbytes,
+                        r = dcoll_broadcast_run(team, dest, source, nbytes, root, block, routine));
+    return r;
+}
+
+static int dcoll_fcollect_run(shmemd_team_t team, void *dest, const void *source, size_t nbytes,
+                              bool block, const char *routine)
 {
     struct group g = group_of(team, block, routine);
     int n = g.set->size, rel = g.set->my_index;
@@ -275,6 +284,15 @@ int dcoll_fcollect(shmemd_team_t team, void *dest, const void *source, size_t nb
     return 0;
 }
 
+int dcoll_fcollect(shmemd_team_t team, void *dest, const void *source, size_t nbytes, bool block,
+                   const char *routine)
+{
+    int r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_device_fcollect, routine, nbytes,
+                        r = dcoll_fcollect_run(team, dest, source, nbytes, block, routine));
+    return r;
+}
+
 /* Every PE of the team has entered: up the tree to index 0, and down. */
 static void tree_sync(const struct group *g)
 {
@@ -294,8 +312,8 @@ static void tree_sync(const struct group *g)
     }
 }
 
-int dcoll_alltoall(shmemd_team_t team, void *dest, const void *source, size_t nbytes, bool block,
-                   const char *routine)
+static int dcoll_alltoall_run(shmemd_team_t team, void *dest, const void *source, size_t nbytes,
+                              bool block, const char *routine)
 {
     struct group g = group_of(team, block, routine);
     int n = g.set->size, me = g.set->my_index;
@@ -328,8 +346,17 @@ int dcoll_alltoall(shmemd_team_t team, void *dest, const void *source, size_t nb
     return 0;
 }
 
-int dcoll_reduce(shmemd_team_t team, void *dest, const void *source, size_t nreduce, size_t size,
-                 coll_combine_fn combine, bool block, const char *routine)
+int dcoll_alltoall(shmemd_team_t team, void *dest, const void *source, size_t nbytes, bool block,
+                   const char *routine)
+{
+    int r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_device_alltoall, routine, nbytes,
+                        r = dcoll_alltoall_run(team, dest, source, nbytes, block, routine));
+    return r;
+}
+
+static int dcoll_reduce_run(shmemd_team_t team, void *dest, const void *source, size_t nreduce,
+                            size_t size, coll_combine_fn combine, bool block, const char *routine)
 {
     struct group g = group_of(team, block, routine);
     int n = g.set->size, rel = g.set->my_index;
@@ -370,6 +397,16 @@ int dcoll_reduce(shmemd_team_t team, void *dest, const void *source, size_t nred
     }
     finish(&g);
     return 0;
+}
+
+int dcoll_reduce(shmemd_team_t team, void *dest, const void *source, size_t nreduce, size_t size,
+                 coll_combine_fn combine, bool block, const char *routine)
+{
+    int r;
+    OSHM_PROFILED_LOCAL(
+        OSHM_PROF_device_reduce, routine, nreduce * size,
+        r = dcoll_reduce_run(team, dest, source, nreduce, size, combine, block, routine));
+    return r;
 }
 
 #define DEFINE_COLL_MEM(SUFFIX, BLOCK)                                                         \

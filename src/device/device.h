@@ -10,7 +10,15 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#include "hcomm/hcomm.h"
 #include "transport/engine/engine.h"
+#include "util/prof.h"
+
+/* A device routine's work STMT as one call of the profile (util/prof.h),
+ * on the kernel thread's own track; PE: the world PE it reached, valid
+ * once STMT has checked it. */
+#define DEVICE_PROFILED(FAMILY, ROUTINE, BYTES, PE, STMT)                                          \
+    OSHM_PROFILED(FAMILY, ROUTINE, BYTES, PE, hcomm.eps[PE].rma, hcomm.eps[PE].amo, STMT)
 
 /* One kernel launch. */
 struct device_launch {

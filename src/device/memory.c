@@ -62,9 +62,10 @@ void *device_callocate(size_t count, size_t size, const char *routine)
 void device_release(void *ptr, const char *routine)
 {
     oshm_require_init(routine);
-    /* No kernel and no PE may still be using it. */
+    /* No kernel and no PE may still be using it. The library's own quiet:
+     * a profile or a pshmem tool sees only the program's calls. */
     shmemx_device_synchronize();
-    shmem_quiet();
+    hcomm_quiet(&hcomm.default_channel);
     oshm_sync_world();
     if (ptr && oshm_heap_free_in(&oshm_device_heap, ptr) != 0)
         oshm_fatal("%s: %p was not returned by shmemd_malloc or shmemx_device_malloc", routine,

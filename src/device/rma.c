@@ -32,8 +32,8 @@ static void post(struct device_thread *t, struct engine_desc d)
     engine_post(&d);
 }
 
-static void rma(enum engine_op op, void *dest, const void *source, size_t nbytes, int pe,
-                bool wait, const char *routine)
+static void rma_run(enum engine_op op, void *dest, const void *source, size_t nbytes, int pe,
+                    bool wait, const char *routine)
 {
     struct device_thread *t = device_thread_of(routine);
     check_target(op == ENGINE_GET ? source : dest, nbytes, pe, routine);
@@ -43,6 +43,14 @@ static void rma(enum engine_op op, void *dest, const void *source, size_t nbytes
                                  .routine = routine});
     if (wait)
         engine_wait(&t->ops);
+}
+
+static void rma(enum engine_op op, void *dest, const void *source, size_t nbytes, int pe, bool wait,
+                const char *routine)
+{
+    DEVICE_PROFILED(op == ENGINE_GET ? (wait ? OSHM_PROF_device_get : OSHM_PROF_device_get_nbi)
+                                     : (wait ? OSHM_PROF_device_put : OSHM_PROF_device_put_nbi),
+                    routine, nbytes, pe, rma_run(op, dest, source, nbytes, pe, wait, routine));
 }
 
 int shmemd_my_pe(void) { return hcomm.my_pe; }
@@ -115,8 +123,8 @@ void shmemd_getmem_nbi_block(void *dest, const void *source, size_t nbytes, int 
     block_share(ENGINE_GET, dest, source, nbytes, pe, false, "shmemd_getmem_nbi_block");
 }
 
-static void put_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
-                       uint64_t signal, int sig_op, int pe, bool wait, const char *routine)
+static void put_signal_run(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                           uint64_t signal, int sig_op, int pe, bool wait, const char *routine)
 {
     struct device_thread *t = device_thread_of(routine);
     check_target(dest, nbytes, pe, routine);
@@ -127,6 +135,14 @@ static void put_signal(void *dest, const void *source, size_t nbytes, uint64_t *
                                  .routine = routine});
     if (wait)
         engine_wait(&t->ops);
+}
+
+static void put_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                       uint64_t signal, int sig_op, int pe, bool wait, const char *routine)
+{
+    DEVICE_PROFILED(
+        OSHM_PROF_device_put_signal, routine, nbytes, pe,
+        put_signal_run(dest, source, nbytes, sig_addr, signal, sig_op, pe, wait, routine));
 }
 
 void shmemd_putmem_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
@@ -147,10 +163,18 @@ void shmemd_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
     put_signal(NULL, NULL, 0, sig_addr, signal, sig_op, pe, false, "shmemd_signal_op");
 }
 
-uint64_t shmemd_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value)
+static uint64_t signal_wait_until_run(uint64_t *sig_addr, int cmp, uint64_t value)
 {
     device_thread_of("shmemd_signal_wait_until");
     return oshm_wait_u64(sig_addr, cmp, value, "shmemd_signal_wait_until");
+}
+
+uint64_t shmemd_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value)
+{
+    uint64_t r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_device_wait, "shmemd_signal_wait_until", 0,
+                        r = signal_wait_until_run(sig_addr, cmp, value));
+    return r;
 }
 
 uint64_t shmemd_signal_fetch(const uint64_t *sig_addr) { return shmem_signal_fetch(sig_addr); }
@@ -158,10 +182,18 @@ uint64_t shmemd_signal_fetch(const uint64_t *sig_addr) { return shmem_signal_fet
 /* Descriptors of one thread complete in any order (several engines, and
  * several queues per engine under weak ordering): a fence makes the later
  * ones wait, in their engines, for the earlier ones; the thread goes on. */
-void shmemd_fence(void) { engine_fence(&device_thread_of("shmemd_fence")->ops); }
-void shmemd_quiet(void) { engine_wait(&device_thread_of("shmemd_quiet")->ops); }
+void shmemd_fence(void)
+{
+    OSHM_PROFILED_LOCAL(OSHM_PROF_device_quiet, "shmemd_fence", 0,
+                        engine_fence(&device_thread_of("shmemd_fence")->ops));
+}
+void shmemd_quiet(void)
+{
+    OSHM_PROFILED_LOCAL(OSHM_PROF_device_quiet, "shmemd_quiet", 0,
+                        engine_wait(&device_thread_of("shmemd_quiet")->ops));
+}
 
-static void barrier_over(const struct oshm_pe_set *set, const char *routine)
+static void barrier_over_run(const struct oshm_pe_set *set, const char *routine)
 {
     struct device_thread *t = device_thread_of(routine);
     engine_wait(&t->ops);
@@ -171,6 +203,11 @@ static void barrier_over(const struct oshm_pe_set *set, const char *routine)
     if (t->block == 0 && t->thread == 0)
         oshm_barrier_sync(set);
     pthread_barrier_wait(&t->launch->grid);
+}
+
+static void barrier_over(const struct oshm_pe_set *set, const char *routine)
+{
+    OSHM_PROFILED_LOCAL(OSHM_PROF_device_barrier, routine, 0, barrier_over_run(set, routine));
 }
 
 void shmemd_barrier_all(void) { barrier_over(&oshm_device_world, "shmemd_barrier_all"); }

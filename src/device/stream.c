@@ -96,9 +96,14 @@ static void *device_thread_main(void *arg)
 {
     struct device_thread *t = arg;
     device_self = t;
-    t->launch->kernel(t->launch->args);
-    /* A kernel's operations are complete when it ends. */
-    engine_wait(&t->ops);
+    /* The profile's track of this block and thread; the kernel is a span
+     * on it that holds the thread's calls. */
+    oshm_prof_track = OSHM_PROF_DEVICE_TRACK(t->block, t->thread);
+    OSHM_PROFILED_LOCAL(OSHM_PROF_device_kernel, "kernel", 0, {
+        t->launch->kernel(t->launch->args);
+        /* A kernel's operations are complete when it ends. */
+        engine_wait(&t->ops);
+    });
     device_self = NULL;
     return NULL;
 }

@@ -11,7 +11,7 @@
 #include "team/team.h"
 #include "util/log.h"
 
-static void sync_over(const struct oshm_pe_set *set, const char *routine)
+static void sync_over_run(const struct oshm_pe_set *set, const char *routine)
 {
     struct device_thread *t = device_thread_of(routine);
     pthread_barrier_wait(&t->launch->grid);
@@ -19,6 +19,11 @@ static void sync_over(const struct oshm_pe_set *set, const char *routine)
     if (t->block == 0 && t->thread == 0)
         oshm_barrier_sync(set);
     pthread_barrier_wait(&t->launch->grid);
+}
+
+static void sync_over(const struct oshm_pe_set *set, const char *routine)
+{
+    OSHM_PROFILED_LOCAL(OSHM_PROF_device_barrier, routine, 0, sync_over_run(set, routine));
 }
 
 void shmemd_sync_all(void) { sync_over(&oshm_device_world, "shmemd_sync_all"); }

@@ -39,7 +39,7 @@ static void post(struct device_thread *t, struct engine_desc d)
     engine_post(&d);
 }
 
-void device_copy(const struct device_copy *c)
+static void device_copy_run(const struct device_copy *c)
 {
     struct device_thread *t = device_thread_of(c->routine);
     check(c);
@@ -53,7 +53,16 @@ void device_copy(const struct device_copy *c)
         engine_wait(&t->ops);
 }
 
-void device_put_value(void *dest, const void *value, size_t size, int pe, const char *routine)
+void device_copy(const struct device_copy *c)
+{
+    DEVICE_PROFILED(c->op == ENGINE_GET
+                        ? (c->wait ? OSHM_PROF_device_get : OSHM_PROF_device_get_nbi)
+                        : (c->wait ? OSHM_PROF_device_put : OSHM_PROF_device_put_nbi),
+                    c->routine, c->width * c->rows, c->pe, device_copy_run(c));
+}
+
+static void device_put_value_run(void *dest, const void *value, size_t size, int pe,
+                                 const char *routine)
 {
     struct device_thread *t = device_thread_of(routine);
     check(&(struct device_copy){.op = ENGINE_PUT, .pe = pe, .dst = dest, .width = size,
@@ -64,6 +73,12 @@ void device_put_value(void *dest, const void *value, size_t size, int pe, const 
         oshm_fatal("%s: a value of %zu bytes is too large", routine, size);
     memcpy(d.inline_data, value, size);
     post(t, d);
+}
+
+void device_put_value(void *dest, const void *value, size_t size, int pe, const char *routine)
+{
+    DEVICE_PROFILED(OSHM_PROF_device_put, routine, size, pe,
+                    device_put_value_run(dest, value, size, pe, routine));
 }
 
 void device_copy_group(enum device_group g, const struct device_copy *c, size_t elem)

@@ -69,8 +69,8 @@ static size_t scan(const struct wait_set *w, size_t *indices, size_t *included)
 
 /* Until all included elements satisfy (ALL) or at least one does (the
  * count returned, the indices in INDICES); TEST: one pass only. */
-static size_t wait_set(const struct wait_set *w, size_t *indices, bool all, bool test,
-                       bool *done)
+static size_t wait_set_run(const struct wait_set *w, size_t *indices, bool all, bool test,
+                           bool *done)
 {
     uint32_t spins = 0;
     for (;;) {
@@ -82,7 +82,15 @@ static size_t wait_set(const struct wait_set *w, size_t *indices, bool all, bool
     }
 }
 
-static size_t any(const struct wait_set *w, bool test)
+static size_t wait_set(const struct wait_set *w, size_t *indices, bool all, bool test, bool *done)
+{
+    size_t r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_device_wait, w->routine, 0,
+                        r = wait_set_run(w, indices, all, test, done));
+    return r;
+}
+
+static size_t any_run(const struct wait_set *w, bool test)
 {
     if (w->nelems == 0)
         return SIZE_MAX;
@@ -105,6 +113,13 @@ static size_t any(const struct wait_set *w, bool test)
             return SIZE_MAX;
         dsync_spin(&spins);
     }
+}
+
+static size_t any(const struct wait_set *w, bool test)
+{
+    size_t r;
+    OSHM_PROFILED_LOCAL(OSHM_PROF_device_wait, w->routine, 0, r = any_run(w, test));
+    return r;
 }
 
 #define SET(N, NAME, IV, NE, ST, CMP, VALS, VAL)                                               \

@@ -66,6 +66,20 @@
       "order; weak: they may complete out of order, as on the hardware, until fence or quiet") \
     X(SHMEM_DEVICE_UB_SIZE, device_ub_size, SIZE, USER, "192K", "1..1G", "", "device",          \
       "the unified buffer (on-chip scratch) of each block of a kernel")                         \
+    X(SHMEM_PROFILE, profile, CHOICE, USER, "off", "off|summary|trace", "", "prof",           \
+      "the built-in profiler: summary: at shmem_finalize PE 0 prints calls, bytes and time "   \
+      "per routine family; trace: that and a timeline (Chrome trace-event JSON) in "          \
+      "SHMEM_PROFILE_DIR; shmem_pcontrol(0) pauses it, shmem_pcontrol(1) resumes it")          \
+    X(SHMEM_PROFILE_DIR, profile_dir, STRING, USER, "", "", "", "prof",                      \
+      "where the profile goes (made if missing): a CSV per PE, summary.txt, comm.csv and "     \
+      "comm.svg (bytes from each PE to each PE), time.svg, trace.json; a trace without it "    \
+      "goes to oshm-profile (man oshm_prof)")                                                  \
+    X(SHMEM_PROFILE_EVENTS, profile_events, UINT, USER, "65536", "1024..67108864", "", "prof",  \
+      "trace: events each PE keeps, rounded up to a power of two (a ring buffer, 48 bytes "    \
+      "an event: the last ones stay, the dropped ones are counted)")                           \
+    X(SHMEM_PROFILE_SAMPLE, profile_sample, UINT, USER, "64", "1..65536", "", "prof",          \
+      "summary: a routine family whose calls take under 2 us on average has one call in this " \
+      "many timed, and its time estimated from them (1: every call timed)")                    \
     X(OSHRUN_LAUNCH_AGENT, launch_agent, STRING, USER, "", "", "", "oshrun",                    \
       "the command oshrun starts PEs on other hosts with (ssh when unset); "                    \
       "--launch-agent overrides it")                                                            \

@@ -51,6 +51,10 @@ static void usage(FILE *f)
         "  -wdir, -wd, --wdir DIR    start the PEs in DIR\n"
         "  --tag-output              prefix each line with [1,PE]<stdout>: or <stderr>:\n"
         "  -l, -prepend-rank         prefix each line with [PE]\n"
+        "Profile (the library's own, man oshm_prof):\n"
+        "  --profile[=summary|trace] at the end PE 0 prints calls, bytes and time per\n"
+        "                            routine (SHMEM_PROFILE; trace: a timeline too)\n"
+        "  --profile-dir DIR         the profile's files go to DIR (SHMEM_PROFILE_DIR)\n"
         "Launch:\n"
         "  --launch-agent CMD        how to start a PE on another host: CMD HOST env\n"
         "                            VARS... program args (default \"ssh\"; e.g.\n"
@@ -240,7 +244,8 @@ static enum map_by parse_map(const char *v)
 enum opt_id {
     O_NP, O_PERNODE_N, O_PERNODE, O_HOST, O_HOSTFILE, O_X, O_GENV, O_GENVLIST, O_WDIR,
     O_TAG, O_PREPEND, O_REPORT, O_BIND, O_BIND_CORE, O_MAP, O_BYNODE, O_BYSLOT, O_OVERSUB,
-    O_NOOVERSUB, O_ROOT, O_AGENT, O_BOOT, O_BOOTADDR, O_NOSRUN, O_TIMEOUT, O_HEARTBEAT,
+    O_NOOVERSUB, O_ROOT, O_AGENT, O_BOOT, O_BOOTADDR, O_NOSRUN, O_PROFILE, O_PROFILE_DIR,
+    O_TIMEOUT, O_HEARTBEAT,
     O_VERSION, O_HELP,
 };
 
@@ -275,6 +280,8 @@ static const struct opt_def defs[] = {
     {"bootstrap", 1, O_BOOT},
     {"bootstrap-addr", 1, O_BOOTADDR},
     {"no-srun", 0, O_NOSRUN},
+    {"profile", 0, O_PROFILE}, /* takes an optional "=summary" or "=trace" */
+    {"profile-dir", 1, O_PROFILE_DIR},
     {"timeout", 1, O_TIMEOUT},
     {"heartbeat", 1, O_HEARTBEAT},
     {"V version", 0, O_VERSION},
@@ -340,7 +347,7 @@ void options_parse(int argc, char **argv)
                     a);
             exit(2);
         }
-        if (inl && d->nargs != 1)
+        if (inl && d->nargs != 1 && d->id != O_PROFILE)
             bad("%s takes no '=value'", a);
         const char *v = inl, *v2 = NULL;
         if (d->nargs >= 1 && !v) {
@@ -433,6 +440,22 @@ void options_parse(int argc, char **argv)
         case O_NOSRUN:
             opt.no_srun = true;
             break;
+        case O_PROFILE:
+            if (inl && strcmp(inl, "summary") && strcmp(inl, "trace") && strcmp(inl, "off"))
+                bad("--profile takes summary, trace or off, not '%s'", inl);
+            /* SHMEM_* travels to every PE (spawn.c, slurm.c). */
+            setenv(OSHM_ENV_NAME(SHMEM_PROFILE), inl ? inl : "summary", 1);
+            break;
+        case O_PROFILE_DIR: {
+            /* Where oshrun runs, not where -wdir starts the PEs. */
+            char cwd[4096], dir[8192];
+            if (v[0] != '/' && getcwd(cwd, sizeof cwd))
+                snprintf(dir, sizeof dir, "%s/%s", cwd, v);
+            else
+                snprintf(dir, sizeof dir, "%s", v);
+            setenv(OSHM_ENV_NAME(SHMEM_PROFILE_DIR), dir, 1);
+            break;
+        }
         case O_TIMEOUT:
             opt.timeout_s = parse_seconds("--timeout", v, 100000000);
             break;

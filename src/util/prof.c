@@ -1,0 +1,550 @@
+/*
+ * The profiler's recording (util/prof.h): per-thread counters, the matrix,
+ * the trace ring, and the clock.
+ */
+#include "util/prof.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define OSHM_PROF_HAVE_TSC 1
+#endif
+
+#include "util/env.h"
+#include "util/log.h"
+#include "util/state.h"
+
+struct oshm_prof oshm_prof;
+_Thread_local int oshm_prof_track __attribute__((tls_model("initial-exec"))) = -1;
+
+const char *const oshm_prof_family_name[OSHM_PROF_NFAMILIES] = {
+#define OSHM_PROF_X_NAME(id, kind, cls) #id,
+    OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_NAME)
+#undef OSHM_PROF_X_NAME
+};
+const enum oshm_prof_kind oshm_prof_family_kind[OSHM_PROF_NFAMILIES] = {
+#define OSHM_PROF_X_KIND(id, kind, cls) OSHM_PROF_KIND_##kind,
+    OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_KIND)
+#undef OSHM_PROF_X_KIND
+};
+const char *const oshm_prof_class_name[OSHM_PROF_NCLASSES] = {"put", "get", "amo", "signal"};
+
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(struct oshm_prof_event) == 48, "SHMEM_PROFILE_EVENTS says 48 bytes an event");
+#endif
+
+/* Where each family goes in the matrix: its class (-1: none), whether the
+ * AMO backend carries it, and whether a signal follows its data (PUT_SIGNAL
+ * counts as PUT, and its signal as SIGNAL). */
+#define CLS_NONE (-1)
+#define CLS_PUT OSHM_PROF_CLASS_PUT
+#define CLS_GET OSHM_PROF_CLASS_GET
+#define CLS_AMO OSHM_PROF_CLASS_AMO
+#define CLS_SIGNAL OSHM_PROF_CLASS_SIGNAL
+#define CLS_PUT_SIGNAL OSHM_PROF_CLASS_PUT
+static const int8_t family_class[OSHM_PROF_NFAMILIES] = {
+#define OSHM_PROF_X_CLASS(id, kind, cls) CLS_##cls,
+    OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_CLASS)
+#undef OSHM_PROF_X_CLASS
+};
+#define AMO_NONE 0
+#define AMO_PUT 0
+#define AMO_GET 0
+#define AMO_AMO 1
+#define AMO_SIGNAL 1
+#define AMO_PUT_SIGNAL 0
+static const uint8_t family_amo_backend[OSHM_PROF_NFAMILIES] = {
+#define OSHM_PROF_X_AMO(id, kind, cls) AMO_##cls,
+    OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_AMO)
+#undef OSHM_PROF_X_AMO
+};
+#define SIG_NONE 0
+#define SIG_PUT 0
+#define SIG_GET 0
+#define SIG_AMO 0
+#define SIG_SIGNAL 0
+#define SIG_PUT_SIGNAL 1
+static const uint8_t family_then_signal[OSHM_PROF_NFAMILIES] = {
+#define OSHM_PROF_X_SIG(id, kind, cls) SIG_##cls,
+    OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_SIG)
+#undef OSHM_PROF_X_SIG
+};
+/* The depth a call adds: 1, but 0 for SPAN families, whose calls hold
+ * others. */
+#define NESTS_DATA 1
+#define NESTS_WAIT 1
+#define NESTS_OTHER 1
+#define NESTS_SPAN 0
+static const uint8_t family_nests[OSHM_PROF_NFAMILIES] = {
+#define OSHM_PROF_X_NESTS(id, kind, cls) NESTS_##kind,
+    OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_NESTS)
+#undef OSHM_PROF_X_NESTS
+};
+
+/* A family whose calls take longer than this on average has every call
+ * timed: a clock read (about 20 ns) is then noise. */
+#define EVERY_NS 2000
+
+/* One family on one thread. Its calls fall in two sets: those timed one
+ * by one (the first, which pays for cold caches and connections, and every
+ * call while the family's average is above EVERY_NS), and the sampled ones,
+ * one in SHMEM_PROFILE_SAMPLE of them timed. The family's time is the
+ * first set's plus the sampled calls' count times their timed ones' mean. */
+struct slot {
+    uint64_t calls, bytes;
+    uint64_t timed, max;
+    uint64_t exact;                    /* ticks of the calls timed one by one */
+    uint64_t s_calls, s_timed, s_ticks; /* the sampled calls: all, timed, their ticks */
+    /* Sampled calls left before the next timed one; 0 while every call is
+     * timed (the first, under every, in a trace). */
+    uint32_t skip;
+    bool every;                        /* time every call: the average is above EVERY_NS */
+};
+
+struct cell {
+    uint64_t ops, bytes;
+};
+
+/* A thread's counters. A thread that ends leaves its block to the next new
+ * one, so that the blocks are as many as the threads that ran at once;
+ * each thread has a trace track of its own. */
+struct oshm_prof_thread {
+    struct oshm_prof_thread *next;
+    bool free;
+    int track;
+    /* Calls open on this thread that hold no others (every kind but SPAN):
+     * a routine that another calls inside the library is part of the
+     * outer call, never a call of its own. */
+    int depth;
+    /* n_pes x OSHM_PROF_MAX_BACKENDS x OSHM_PROF_NCLASSES: the pages a
+     * thread never reaches are never touched. */
+    struct cell *cells;
+    struct slot slot[OSHM_PROF_NFAMILIES];
+};
+_Static_assert(OSHM_PROF_MAX_BACKENDS == 4 && OSHM_PROF_NCLASSES == 4, "CELL indexes with shifts");
+#define CELL(pe, backend, cls) (((size_t)(pe) << 4) | ((unsigned)(backend) << 2) | (unsigned)(cls))
+
+static struct {
+    int my_pe, n_pes;
+    uint32_t sample;     /* SHMEM_PROFILE_SAMPLE */
+    uint64_t every_ticks;
+    unsigned generation; /* of the library's life: a thread's block from an earlier one is gone */
+    /* ticks -> ns: ns = ns0 + (t - tick0) * ns_per_tick */
+    bool tsc;
+    uint64_t tick0, ns0;
+    double ns_per_tick;
+    uint64_t init_begin_ns, run_begin_ns, run_end_ns;
+    pthread_mutex_t lock; /* threads */
+    struct oshm_prof_thread *threads;
+    int next_track;
+    pthread_key_t exit_key;
+    bool key_made;
+    /* the trace ring */
+    struct oshm_prof_event *ring;
+    uint64_t ring_mask;
+    _Atomic uint64_t ring_head;
+} p = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static _Thread_local struct oshm_prof_thread *self __attribute__((tls_model("initial-exec")));
+static _Thread_local unsigned self_generation __attribute__((tls_model("initial-exec")));
+
+/* ---- clock ---- */
+
+uint64_t oshm_prof_clock_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The time stamp counter where it ticks at one rate on every core and
+ * never stops (a third of clock_gettime's cost here); else the clock. */
+static inline uint64_t ticks(void)
+{
+#ifdef OSHM_PROF_HAVE_TSC
+    if (p.tsc)
+        return __rdtsc();
+#endif
+    return oshm_prof_clock_ns();
+}
+
+static bool tsc_usable(void)
+{
+#ifdef OSHM_PROF_HAVE_TSC
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return false;
+    char line[4096];
+    bool constant = false, nonstop = false;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "flags", 5) != 0)
+            continue;
+        constant = strstr(line, " constant_tsc") != NULL;
+        nonstop = strstr(line, " nonstop_tsc") != NULL;
+        break;
+    }
+    fclose(f);
+    return constant && nonstop;
+#else
+    return false;
+#endif
+}
+
+/* The tick rate against the clock over [tick0, now]; a first guess from a
+ * short wait at start. */
+static void calibrate(void)
+{
+    uint64_t t = ticks(), ns = oshm_prof_clock_ns();
+    if (p.tsc && t > p.tick0)
+        p.ns_per_tick = (double)(ns - p.ns0) / (double)(t - p.tick0);
+}
+
+static uint64_t ticks_to_ns(uint64_t t)
+{
+    return p.ns0 + (uint64_t)((double)(int64_t)(t - p.tick0) * p.ns_per_tick);
+}
+
+static uint64_t ticks_to_dur_ns(uint64_t t) { return (uint64_t)((double)t * p.ns_per_tick); }
+
+/* ---- threads ---- */
+
+/* At a thread's end (its _Thread_local words still readable): its block is
+ * free for the next new thread, unless it is from an earlier life of the
+ * library, which another thread may hold by now. */
+static void thread_ended(void *arg)
+{
+    struct oshm_prof_thread *t = arg;
+    pthread_mutex_lock(&p.lock);
+    if (self == t && self_generation == p.generation)
+        t->free = true;
+    pthread_mutex_unlock(&p.lock);
+}
+
+static __attribute__((noinline)) struct oshm_prof_thread *thread_attach(void)
+{
+    struct oshm_prof_thread *t;
+    pthread_mutex_lock(&p.lock);
+    for (t = p.threads; t && !t->free; t = t->next)
+        ;
+    if (t) {
+        t->free = false;
+    } else if ((t = calloc(1, sizeof *t)) != NULL) {
+        t->next = p.threads;
+        p.threads = t;
+    }
+    if (t)
+        t->track = p.next_track++; /* the counters are shared, never the track */
+    pthread_mutex_unlock(&p.lock);
+    if (t && !t->cells)
+        t->cells =
+            calloc((size_t)p.n_pes * OSHM_PROF_MAX_BACKENDS * OSHM_PROF_NCLASSES, sizeof *t->cells);
+    if (!t || !t->cells)
+        oshm_fatal("profile: out of memory for a thread's counters (%d PEs)", p.n_pes);
+    if (p.key_made)
+        pthread_setspecific(p.exit_key, t);
+    self = t;
+    self_generation = p.generation;
+    return t;
+}
+
+/* ---- recording ---- */
+
+void oshm_prof_begin(struct oshm_prof_span *s, enum oshm_prof_family family)
+{
+    struct oshm_prof_thread *t = self;
+    if (__builtin_expect(!t || self_generation != p.generation, 0))
+        t = thread_attach();
+    s->thread = t;
+    s->family = family;
+    s->inner = t->depth != 0;
+    if (__builtin_expect(s->inner, 0))
+        return;
+    t->depth += family_nests[family];
+    struct slot *sl = &t->slot[family];
+    /* Most calls of a fast family: counted at the end, not timed. */
+    if (__builtin_expect(sl->skip != 0, 1)) {
+        sl->skip--;
+        s->exact = s->timed = false;
+        return;
+    }
+    s->exact = oshm_prof.mode == OSHM_PROF_TRACE || sl->every || sl->calls == 0;
+    s->timed = true;
+    if (!s->exact)
+        sl->skip = p.sample - 1;
+    s->t0 = ticks();
+}
+
+static void push_event(const struct oshm_prof_span *s, uint64_t dur, const char *routine,
+                       size_t bytes, int pe)
+{
+    uint64_t i = atomic_fetch_add_explicit(&p.ring_head, 1, memory_order_relaxed);
+    struct oshm_prof_event *e = &p.ring[i & p.ring_mask];
+    /* Ticks for now; oshm_prof_events converts with the final rate. */
+    *e = (struct oshm_prof_event){.start_ns = s->t0, .dur_ns = dur, .routine = routine,
+                                  .bytes = bytes, .pe = pe, .family = s->family,
+                                  .track = oshm_prof_track >= 0 ? oshm_prof_track
+                                                                : s->thread->track};
+}
+
+static inline void count_cells(struct oshm_prof_thread *t, enum oshm_prof_family f, size_t bytes,
+                               int pe, int rma_backend, int amo_backend)
+{
+    int cls = family_class[f];
+    if (pe < 0 || cls == CLS_NONE)
+        return;
+    struct cell *c = &t->cells[CELL(pe, family_amo_backend[f] ? amo_backend : rma_backend, cls)];
+    c->ops++;
+    c->bytes += bytes;
+    if (family_then_signal[f]) {
+        c = &t->cells[CELL(pe, amo_backend, OSHM_PROF_CLASS_SIGNAL)];
+        c->ops++;
+        c->bytes += sizeof(uint64_t);
+    }
+}
+
+bool oshm_prof_count(enum oshm_prof_family family, size_t bytes, int pe, int rma_backend,
+                     int amo_backend)
+{
+    struct oshm_prof_thread *t = self;
+    if (__builtin_expect(!t || self_generation != p.generation, 0))
+        t = thread_attach();
+    if (__builtin_expect(t->depth != 0, 0))
+        return true;
+    struct slot *sl = &t->slot[family];
+    if (sl->skip == 0)
+        return false;
+    sl->skip--;
+    sl->calls++;
+    sl->s_calls++;
+    sl->bytes += bytes;
+    count_cells(t, family, bytes, pe, rma_backend, amo_backend);
+    return true;
+}
+
+void oshm_prof_end(const struct oshm_prof_span *s, const char *routine, size_t bytes, int pe,
+                   int rma_backend, int amo_backend)
+{
+    if (__builtin_expect(s->inner, 0))
+        return;
+    uint64_t t1 = s->timed ? ticks() : 0;
+    enum oshm_prof_family f = s->family;
+    struct oshm_prof_thread *t = s->thread;
+    struct slot *sl = &t->slot[f];
+    t->depth -= family_nests[f];
+    sl->calls++;
+    sl->bytes += bytes;
+    count_cells(t, f, bytes, pe, rma_backend, amo_backend);
+    if (!s->exact)
+        sl->s_calls++;
+    if (!s->timed)
+        return;
+    uint64_t d = t1 - s->t0;
+    if (oshm_prof.mode == OSHM_PROF_TRACE)
+        push_event(s, d, routine, bytes, pe);
+    sl->timed++;
+    if (s->exact) {
+        sl->exact += d;
+    } else {
+        sl->s_timed++;
+        sl->s_ticks += d;
+    }
+    if (d > sl->max)
+        sl->max = d;
+    /* Re-judged at each timed call: a slow first call must not leave a
+     * fast family timed at every call. */
+    bool every = sl->exact + sl->s_ticks > p.every_ticks * sl->timed;
+    if (every != sl->every) {
+        sl->every = every;
+        /* A trace times every call, always. */
+        sl->skip = every || oshm_prof.mode == OSHM_PROF_TRACE ? 0 : p.sample - 1;
+    }
+}
+
+/* ---- life ---- */
+
+void oshm_prof_start(int my_pe, int n_pes, uint64_t init_begin_ns)
+{
+    uint64_t init_end_ns = oshm_prof_clock_ns();
+    oshm_prof.mode = (enum oshm_prof_mode)oshm_env.profile;
+    if (oshm_prof.mode == OSHM_PROF_OFF)
+        return;
+    p.my_pe = my_pe;
+    p.n_pes = n_pes;
+    p.sample = oshm_env.profile_sample ? (uint32_t)oshm_env.profile_sample : 1;
+    p.generation++;
+    p.next_track = 0;
+    p.tsc = tsc_usable();
+    p.ns0 = oshm_prof_clock_ns();
+    p.tick0 = ticks();
+    p.ns_per_tick = 1.0;
+    if (p.tsc) {
+        /* A first rate, for EVERY_NS until finalize measures it over the
+         * whole run: 200 us of waiting, under profiling only. */
+        while (oshm_prof_clock_ns() - p.ns0 < 200000)
+            ;
+        calibrate();
+    }
+    p.every_ticks = (uint64_t)(EVERY_NS / p.ns_per_tick);
+    if (!p.key_made && pthread_key_create(&p.exit_key, thread_ended) == 0)
+        p.key_made = true;
+    if (oshm_prof.mode == OSHM_PROF_TRACE) {
+        uint64_t n = 1;
+        while (n < oshm_env.profile_events)
+            n <<= 1;
+        p.ring = malloc(n * sizeof *p.ring);
+        if (!p.ring)
+            oshm_fatal("profile: out of memory for %llu trace events (SHMEM_PROFILE_EVENTS)",
+                       (unsigned long long)n);
+        p.ring_mask = n - 1;
+        atomic_store(&p.ring_head, 0);
+    }
+    /* The first call: init, timed in ns before the profiler existed. */
+    struct oshm_prof_thread *t = thread_attach();
+    struct slot *sl = &t->slot[OSHM_PROF_init];
+    uint64_t dur = init_end_ns - init_begin_ns;
+    uint64_t dur_ticks = (uint64_t)((double)dur / p.ns_per_tick);
+    sl->calls = sl->timed = 1;
+    sl->exact = sl->max = dur_ticks;
+    if (oshm_prof.mode == OSHM_PROF_TRACE) {
+        struct oshm_prof_span s = {.thread = t, .family = OSHM_PROF_init,
+                                   .t0 = p.tick0 - (uint64_t)((double)(p.ns0 - init_begin_ns) /
+                                                              p.ns_per_tick)};
+        push_event(&s, dur_ticks, "shmem_init", 0, -1);
+    }
+    p.init_begin_ns = init_begin_ns;
+    p.run_begin_ns = init_end_ns;
+    oshm_prof.active = true;
+    oshm_state_update();
+}
+
+void oshm_prof_listen(bool listen)
+{
+    if (oshm_prof.mode == OSHM_PROF_OFF)
+        return;
+    __atomic_store_n(&oshm_prof.active, listen, __ATOMIC_RELAXED);
+    oshm_state_update();
+}
+
+void oshm_prof_stop(void)
+{
+    if (oshm_prof.mode == OSHM_PROF_OFF)
+        return;
+    oshm_prof.active = false;
+    oshm_state_update();
+    p.run_end_ns = oshm_prof_clock_ns();
+    calibrate();
+}
+
+void oshm_prof_release(void)
+{
+    /* The blocks stay for a later life (a thread still running holds its
+     * block's address): emptied and free. */
+    pthread_mutex_lock(&p.lock);
+    for (struct oshm_prof_thread *t = p.threads; t; t = t->next) {
+        free(t->cells); /* the next life's PE count may differ */
+        t->cells = NULL;
+        memset(t->slot, 0, sizeof t->slot);
+        t->depth = 0;
+        t->free = true;
+    }
+    pthread_mutex_unlock(&p.lock);
+    free(p.ring);
+    p.ring = NULL;
+    oshm_prof.mode = OSHM_PROF_OFF;
+    oshm_prof.active = false;
+    oshm_state_update();
+}
+
+/* ---- reading ---- */
+
+void oshm_prof_totals(struct oshm_prof_total totals[OSHM_PROF_NFAMILIES])
+{
+    memset(totals, 0, sizeof *totals * OSHM_PROF_NFAMILIES);
+    for (int f = 0; f < OSHM_PROF_NFAMILIES; f++) {
+        uint64_t exact = 0, s_calls = 0, s_timed = 0, s_ticks = 0, max = 0;
+        struct oshm_prof_total *o = &totals[f];
+        for (struct oshm_prof_thread *t = p.threads; t; t = t->next) {
+            const struct slot *sl = &t->slot[f];
+            o->calls += sl->calls;
+            o->bytes += sl->bytes;
+            o->timed += sl->timed;
+            exact += sl->exact;
+            s_calls += sl->s_calls;
+            s_timed += sl->s_timed;
+            s_ticks += sl->s_ticks;
+            if (sl->max > max)
+                max = sl->max;
+        }
+        double ticks = (double)exact;
+        if (s_timed)
+            ticks += (double)s_ticks * (double)s_calls / (double)s_timed;
+        o->time_ns = ticks_to_dur_ns((uint64_t)ticks);
+        o->max_ns = ticks_to_dur_ns(max);
+    }
+}
+
+void oshm_prof_cells(void (*fn)(void *arg, int dst, int backend, int cls, uint64_t ops,
+                                uint64_t bytes),
+                     void *arg)
+{
+    size_t n = (size_t)p.n_pes * OSHM_PROF_MAX_BACKENDS * OSHM_PROF_NCLASSES;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t ops = 0, bytes = 0;
+        for (struct oshm_prof_thread *t = p.threads; t; t = t->next)
+            if (t->cells) {
+                ops += t->cells[i].ops;
+                bytes += t->cells[i].bytes;
+            }
+        if (ops)
+            fn(arg, (int)(i / (OSHM_PROF_MAX_BACKENDS * OSHM_PROF_NCLASSES)),
+               (int)(i / OSHM_PROF_NCLASSES % OSHM_PROF_MAX_BACKENDS),
+               (int)(i % OSHM_PROF_NCLASSES), ops, bytes);
+    }
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const struct oshm_prof_event *x = a, *y = b;
+    if (x->start_ns != y->start_ns)
+        return x->start_ns < y->start_ns ? -1 : 1;
+    /* The outer span first, so that a viewer nests the inner one in it. */
+    if (x->dur_ns != y->dur_ns)
+        return x->dur_ns > y->dur_ns ? -1 : 1;
+    return 0;
+}
+
+size_t oshm_prof_events(struct oshm_prof_event **events, uint64_t *dropped)
+{
+    uint64_t head = atomic_load(&p.ring_head), size = p.ring ? p.ring_mask + 1 : 0;
+    uint64_t n = head < size ? head : size;
+    *dropped = head - n;
+    *events = malloc((n ? n : 1) * sizeof **events);
+    if (!*events) {
+        *dropped = head;
+        return 0;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        struct oshm_prof_event e = p.ring[(head - n + i) & p.ring_mask];
+        uint64_t end = ticks_to_ns(e.start_ns + e.dur_ns);
+        e.start_ns = ticks_to_ns(e.start_ns);
+        e.dur_ns = end - e.start_ns;
+        (*events)[i] = e;
+    }
+    qsort(*events, n, sizeof **events, by_start);
+    return n;
+}
+
+uint64_t oshm_prof_run_ns(void) { return p.run_end_ns - p.run_begin_ns; }
+
+void oshm_prof_init_times(uint64_t *begin_ns, uint64_t *end_ns)
+{
+    *begin_ns = p.init_begin_ns;
+    *end_ns = p.run_begin_ns;
+}
+unsigned long oshm_prof_sample(void) { return p.sample; }

@@ -53,7 +53,9 @@ static bool locate(uintptr_t addr, struct place *at)
             continue;
         for (int s = HCOMM_SEG_HEAP; s <= HCOMM_SEG_DEVICE; s++) {
             /* A peer's segment has the size of this PE's: it is symmetric. */
-            uintptr_t base = (uintptr_t)ep->rma_ops->ptr(ep->rma_peer, s, 0);
+            uintptr_t base = ep->rma_ops->peek
+                                 ? (uintptr_t)ep->rma_ops->peek(ep->rma_peer, s)
+                                 : (uintptr_t)ep->rma_ops->ptr(ep->rma_peer, s, 0);
             if (hcomm.seg[s].size && base && addr - base < hcomm.seg[s].size) {
                 *at = (struct place){s, p, base};
                 return true;

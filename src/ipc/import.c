@@ -140,19 +140,14 @@ void *ipc_map(const struct ipc_key *key, struct vmm_handle *h)
 {
     if (ipc_import(key, h) != 0)
         return NULL;
-    void *va = vmm_reserve(h->size, 0);
-    if (!va || vmm_map(va, h->size, h, 0, VMM_ACCESS_RW) != 0) {
-        int e = errno;
-        if (va)
-            vmm_release(va, h->size);
-        vmm_destroy(h);
-        errno = e;
-        return NULL;
-    }
+    void *va = vmm_map_new(h, VMM_ACCESS_RW);
+    int e = errno;
     /* The mapping holds the pages: keeping the descriptor would cost one
      * open file per segment of every peer (3,000 at 1,000 PEs a node). */
-    close(h->fd);
-    h->fd = -1;
+    size_t size = h->size;
+    vmm_destroy(h);
+    h->size = size;
+    errno = e;
     return va;
 }
 

@@ -255,7 +255,9 @@ void oshm_net_allreduce(const struct oshm_pe_set *s, const struct oshm_net_group
 {
     char *d = dest;
     const char *src = source;
-    size_t scratch_bytes = s->scratch_bytes / 2;
+    /* Two halves, the second as aligned as the first: a pWrk of an odd
+     * number of ints would start it mid-long. */
+    size_t scratch_bytes = s->scratch_bytes / 2 / elem * elem;
     uint32_t turn = s->calls ? *s->calls : 0; /* which half the next chunk takes */
     struct fold f = fold_of(g);
     bool rdbl = count * elem <= OSHM_NET_REDUCE_RDBL_MAX || count < (size_t)f.p2;

@@ -163,8 +163,12 @@ struct backend_ops {
      * Atomic with respect to this backend's AMOs from any PE. */
     uint64_t (*amo)(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
                     enum backend_amo_op op, size_t size, uint64_t operand, uint64_t compare);
-    /* A pointer for direct loads and stores, or NULL. */
+    /* A pointer for direct loads and stores, or NULL. May map the peer's
+     * memory on first use. */
     void *(*ptr)(struct backend_peer *p, int seg, size_t off);
+    /* Where the segment is mapped already, or NULL; maps nothing, takes no
+     * lock (a fault handler asks). NULL: as ptr. */
+    void *(*peek)(struct backend_peer *p, int seg);
     /* Orders CH's earlier puts, AMOs and signals to each PE before its
      * later ones (through this backend). */
     void (*fence)(struct backend_chan *ch);

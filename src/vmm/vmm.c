@@ -98,6 +98,17 @@ int vmm_map(void *va, size_t len, const struct vmm_handle *h, size_t offset, enu
     return p == MAP_FAILED ? -1 : 0;
 }
 
+void *vmm_map_new(const struct vmm_handle *h, enum vmm_access access)
+{
+    if (h->size == 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    /* NORESERVE: what the owner never backs costs this process nothing. */
+    void *p = mmap(NULL, h->size, prot_of(access), MAP_SHARED | MAP_NORESERVE, h->fd, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
 int vmm_unmap(void *va, size_t len)
 {
     void *p = mmap(va, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);

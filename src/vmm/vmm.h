@@ -53,6 +53,10 @@ void vmm_destroy(struct vmm_handle *h);
 
 /* Maps LEN bytes of H from OFFSET at VA, which must lie in a reserved range. */
 int vmm_map(void *va, size_t len, const struct vmm_handle *h, size_t offset, enum vmm_access access);
+/* Reserves and maps all of H in one step, where the kernel chooses: for a
+ * mapping that needs no alignment (a peer's memory). Released with
+ * vmm_release. NULL with errno on failure. */
+void *vmm_map_new(const struct vmm_handle *h, enum vmm_access access);
 /* Unmaps, leaving the range reserved. */
 int vmm_unmap(void *va, size_t len);
 int vmm_set_access(void *va, size_t len, enum vmm_access access);

@@ -1,5 +1,7 @@
 #include "transport/shm/shm.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +16,15 @@ struct shm_card {
     uint32_t nsegs;
 };
 
-/* Where a peer's segments are mapped here (this PE's own: where they are). */
+/* Where a peer's segments are mapped here (this PE's own: where they are).
+ * A peer's segment is mapped when first touched: most programs reach most
+ * peers' heap and few peers' data or device heap, and at N PEs a node each
+ * mapping is N^2 opens and mmaps. */
 struct backend_peer {
-    char *base[BACKEND_MAX_SEGS];
-    struct vmm_handle mem[BACKEND_MAX_SEGS];
-    bool mapped;
+    _Atomic(char *) base[BACKEND_MAX_SEGS];
+    struct ipc_key key[BACKEND_MAX_SEGS]; /* to map from; id 0: no such segment */
+    int pe;
+    bool mapped; /* another PE's: unmapped at disconnect */
 };
 
 static struct {
@@ -27,7 +33,34 @@ static struct {
     struct shm_card published;
 } shm;
 
-static inline char *at(struct backend_peer *p, int seg, size_t off) { return p->base[seg] + off; }
+/* Maps segment SEG of peer P, once, whichever thread asks first. */
+static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static __attribute__((noinline, cold)) char *map_segment(struct backend_peer *p, int seg)
+{
+    pthread_mutex_lock(&map_lock);
+    char *b = atomic_load_explicit(&p->base[seg], memory_order_relaxed);
+    if (!b && p->key[seg].id) {
+        struct vmm_handle h;
+        b = ipc_map(&p->key[seg], &h);
+        if (!b)
+            oshm_fatal("cannot map PE %d's memory (segment %d): %s", p->pe, seg,
+                       strerror(errno));
+        atomic_store_explicit(&p->base[seg], b, memory_order_release);
+    }
+    pthread_mutex_unlock(&map_lock);
+    if (!b)
+        oshm_fatal("PE %d has no segment %d to reach", p->pe, seg);
+    return b;
+}
+
+static inline char *at(struct backend_peer *p, int seg, size_t off)
+{
+    char *b = atomic_load_explicit(&p->base[seg], memory_order_acquire);
+    if (__builtin_expect(!b, 0))
+        b = map_segment(p, seg);
+    return b + off;
+}
 
 static void shm_put(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
                     const void *src, size_t len, bool nbi)
@@ -145,6 +178,11 @@ static uint64_t shm_amo(struct backend_chan *ch, struct backend_peer *p, int seg
 
 static void *shm_ptr(struct backend_peer *p, int seg, size_t off) { return at(p, seg, off); }
 
+static void *shm_peek(struct backend_peer *p, int seg)
+{
+    return atomic_load_explicit(&p->base[seg], memory_order_relaxed);
+}
+
 /* Stores to mapped memory complete when issued; ordering is all there is. */
 static void shm_fence(struct backend_chan *ch)
 {
@@ -195,23 +233,21 @@ static int shm_connect(int pe, const void *blob, size_t len, struct backend_peer
     if (!p)
         return -1;
     *out = p;
+    p->pe = pe;
     if (pe == shm.my_pe) { /* its own segments, as they are */
         for (int s = 0; s < BACKEND_MAX_SEGS; s++)
-            p->base[s] = (char *)shm.seg[s].base;
+            atomic_init(&p->base[s], (char *)shm.seg[s].base);
         return 0;
     }
     struct shm_card c;
     if (len != sizeof c)
         return -1;
     memcpy(&c, blob, sizeof c);
+    if (c.nsegs > BACKEND_MAX_SEGS)
+        return -1;
     p->mapped = true;
-    for (uint32_t s = 0; s < c.nsegs && s < BACKEND_MAX_SEGS; s++) {
-        if (!c.key[s].id)
-            continue;
-        p->base[s] = ipc_map(&c.key[s], &p->mem[s]);
-        if (!p->base[s])
-            return -1;
-    }
+    for (uint32_t s = 0; s < c.nsegs; s++)
+        p->key[s] = c.key[s];
     return 0;
 }
 
@@ -219,9 +255,12 @@ static void shm_disconnect(struct backend_peer *p)
 {
     if (!p)
         return;
-    for (int s = 0; p->mapped && s < BACKEND_MAX_SEGS; s++)
-        if (p->base[s])
-            ipc_unmap(p->base[s], &p->mem[s]);
+    for (int s = 0; p->mapped && s < BACKEND_MAX_SEGS; s++) {
+        char *b = atomic_load_explicit(&p->base[s], memory_order_relaxed);
+        struct vmm_handle h = {.fd = -1, .size = (size_t)p->key[s].size};
+        if (b)
+            ipc_unmap(b, &h);
+    }
     free(p);
 }
 
@@ -266,6 +305,7 @@ const struct backend_ops shm_backend = {
     .signal = shm_signal,
     .amo = shm_amo,
     .ptr = shm_ptr,
+    .peek = shm_peek,
     .fence = shm_fence,
     .quiet = shm_quiet,
     .describe = shm_describe,

@@ -21,6 +21,25 @@ foreach(alg auto rdbl bruck ring)
     TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS "pe"
     ENVIRONMENT "SHMEM_SYMMETRIC_SIZE=8M;COLL_ALGORITHMS_QUICK=1;SHMEM_COLL_FCOLLECT=${alg}")
 endforeach()
+# Over networks (src/team/coll_net.c): UCX for every PE, nodes of two PEs
+# and of three (the node-aware forms, with uneven nodes), libfabric.
+if(OSHM_HAVE_UCX)
+  foreach(n 5 8)
+    add_test(NAME pe.coll_algorithms.nodes3.np${n}
+      COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:coll_algorithms>)
+    set_tests_properties(pe.coll_algorithms.nodes3.np${n} PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}
+      LABELS "pe;ucx" ENVIRONMENT "SHMEM_SYMMETRIC_SIZE=64M;SHMEM_NODE_ID=%3p;UCX_TLS=tcp")
+  endforeach()
+endif()
+if(OSHM_HAVE_OFI)
+  foreach(n 3 4)
+    add_test(NAME pe.coll_algorithms.ofi-tcp.np${n}
+      COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:coll_algorithms>)
+    set_tests_properties(pe.coll_algorithms.ofi-tcp.np${n} PROPERTIES
+      TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS "pe;ofi"
+      ENVIRONMENT "SHMEM_SYMMETRIC_SIZE=64M;SHMEM_TRANSPORT=ofi;FI_PROVIDER=tcp")
+  endforeach()
+endif()
 if(OSHM_HAVE_UCX)
   foreach(n 2 3 4)
     add_test(NAME pe.coll_algorithms.ucx.np${n}

@@ -26,7 +26,7 @@ foreach(n 1 2 3)
 endforeach()
 add_test(NAME pe.device_host.uid.stranger COMMAND $<TARGET_FILE:device_host_uid> stranger)
 set_tests_properties(pe.device_host.uid.stranger PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}
-  LABELS "pe;device" PASS_REGULAR_EXPRESSION "refused a connection: wrong secret.*2 processes passed")
+  LABELS "pe;device" PASS_REGULAR_EXPRESSION "refused a bootstrap connection from [0-9.]+ port [0-9]+: not a member of this job.*2 processes passed")
 if(OSHM_HAVE_UCX)
   add_test(NAME pe.device_host.uid.ucx.np3 COMMAND $<TARGET_FILE:device_host_uid> 3)
   set_tests_properties(pe.device_host.uid.ucx.np3 PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}

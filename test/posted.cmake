@@ -54,3 +54,15 @@ foreach(topo ucx-tcp ofi-tcp)
     posted_test(${topo} 4 sleep multiple)
   endif()
 endforeach()
+
+# Programs that ran past 60 s over libfabric tcp at 4 PEs (many contexts, a
+# vector of flags waited on with the generic names, a collect over a
+# strided split): each must end within the test's timeout, values checked.
+oshm_pe_program(net_patterns)
+foreach(topo ofi-tcp ucx-tcp)
+  if(topo IN_LIST posted_topos)
+    add_test(NAME pe.net_patterns.${topo}.np4 COMMAND ${OSHRUN} -np 4 $<TARGET_FILE:net_patterns>)
+    set_tests_properties(pe.net_patterns.${topo}.np4 PROPERTIES TIMEOUT 60 LABELS "pe"
+      ENVIRONMENT "${posted_env_${topo}}")
+  endif()
+endforeach()

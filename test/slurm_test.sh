@@ -174,6 +174,8 @@ expect "salloc -n 4: oshrun -np 3" 0 "^ring: 3 PEs passed" "--ntasks=3" \
     -- salloc -n 4 env OSHRUN_VERBOSE=1 "$OSHRUN" -np 3 "$RING"
 expect "salloc -n 4: oshrun -N 2 (per node, one node)" 0 "^ring: 2 PEs passed" "--ntasks=2 --ntasks-per-node=2" \
     -- salloc -n 4 env OSHRUN_VERBOSE=1 "$OSHRUN" -N 2 "$RING"
+expect "salloc: oshrun --timeout 90 becomes srun --time=2 (whole minutes)" 0 "^ring: 2 PEs passed" \
+    "--timeout 90 becomes --time=2" -- salloc -n 2 env OSHRUN_VERBOSE=1 "$OSHRUN" --timeout 90 -np 2 "$RING"
 expect "salloc: oshrun -x and -wdir reach the PEs through srun" 0 \
     "^PE [01] of 2 .* cwd / var viasrun" "" \
     -- salloc -n 2 "$OSHRUN" -np 2 -x OSHT_VAR=viasrun -wdir / "$WHERE"

@@ -38,30 +38,40 @@ static const struct oshm_pe_set *team_set(shmem_team_t team, const char *routine
 }
 
 /* ---- barriers ---- */
+/* Each recorded (util/routine.h): where a PE waits is what a launcher's
+ * report of a hung job names. */
 OSHM_FN(void, shmem_barrier_all, (void))
 {
     oshm_require_init("shmem_barrier_all");
+    const char *was = oshm_routine_wait_enter("shmem_barrier_all");
     shmem_quiet();
     oshm_sync_world();
+    oshm_routine_restore(was);
 }
 
 OSHM_FN(void, shmem_sync_all, (void))
 {
     oshm_require_init("shmem_sync_all");
+    const char *was = oshm_routine_wait_enter("shmem_sync_all");
     oshm_sync_world();
+    oshm_routine_restore(was);
 }
 
 OSHM_FN(void, shmem_barrier, (int PE_start, int logPE_stride, int PE_size, long *pSync))
 {
     struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync, "shmem_barrier");
+    const char *was = oshm_routine_wait_enter("shmem_barrier");
     shmem_quiet();
     oshm_barrier_sync(&s);
+    oshm_routine_restore(was);
 }
 
 OSHM_FN(void, shmem_sync, (int PE_start, int logPE_stride, int PE_size, long *pSync))
 {
     struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync, "shmem_sync");
+    const char *was = oshm_routine_wait_enter("shmem_sync");
     oshm_barrier_sync(&s);
+    oshm_routine_restore(was);
 }
 
 /* ---- team data movement ---- */
@@ -220,19 +230,32 @@ SHMEM_REDUCE_ARITH_TABLE(DEFINE_ARITH_REDUCE)
     DEFINE_COMBINE_FN(T, N, and) DEFINE_COMBINE_FN(T, N, or) DEFINE_COMBINE_FN(T, N, xor)
 SHMEM_TO_ALL_BITWISE_TABLE(DEFINE_SIGNED_BITWISE_COMBINE)
 
-/* Deprecated active-set reductions reuse the combine functions above; the
- * work array is not needed (PEs combine straight from each other's sources,
- * or in private scratch). */
+/* The work array of an active-set reduction, where it is what the
+ * specification asks (symmetric, max(nreduce / 2 + 1,
+ * SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements): the network reductions'
+ * receive space (coll_net.h). Elsewhere it is not needed (PEs combine
+ * straight from each other's sources, or in private scratch). */
+static void give_work(struct oshm_pe_set *s, void *pWrk, int nreduce, size_t elem)
+{
+    size_t n = (size_t)nreduce / 2 + 1;
+    size_t bytes = (n > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? n : SHMEM_REDUCE_MIN_WRKDATA_SIZE) * elem;
+    if (pWrk && hcomm_seg_of(pWrk, bytes) >= 0) {
+        s->scratch = pWrk;
+        s->scratch_bytes = bytes;
+    }
+}
+
+/* Deprecated active-set reductions reuse the combine functions above. */
 #define DEFINE_TO_ALL(T, N, OP)                                                               \
     OSHM_FN(void, shmem_##N##_##OP##_to_all,                                                  \
             (T * dest, const T *source, int nreduce, int PE_start, int logPE_stride,          \
              int PE_size, T *pWrk, long *pSync))                                              \
     {                                                                                         \
-        (void)pWrk;                                                                           \
         struct oshm_pe_set s = active_set(PE_start, logPE_stride, PE_size, pSync,             \
                                           "shmem_" #N "_" #OP "_to_all");                     \
         if (nreduce < 0)                                                                      \
             oshm_fatal("shmem_" #N "_" #OP "_to_all: nreduce %d is negative", nreduce);      \
+        give_work(&s, pWrk, nreduce, sizeof(T));                                              \
         oshm_reduce(&s, dest, source, (size_t)nreduce, sizeof(T), combine_##N##_##OP);        \
     }
 #define DEFINE_BITWISE_TO_ALL(T, N) DEFINE_TO_ALL(T, N, and) DEFINE_TO_ALL(T, N, or) DEFINE_TO_ALL(T, N, xor)

@@ -9,6 +9,7 @@
 #include "api/api.h"
 #include "api/p2p_cursor.h"
 #include "util/log.h"
+#include "util/routine.h"
 #include "util/state.h"
 
 void oshm_bad_cmp(int cmp, const char *routine)
@@ -50,12 +51,15 @@ void oshm_bad_cmp(int cmp, const char *routine)
                            const char *routine)                                               \
     {                                                                                         \
         uint32_t spins = 0;                                                                   \
+        const char *was = oshm_routine_wait_enter(routine);                                   \
         for (;;) {                                                                            \
             size_t included;                                                                  \
             size_t hits = scan_##N(ivars, nelems, status, cmp, values, value, indices,        \
                                    &included, routine);                                       \
-            if (some ? hits > 0 || included == 0 : hits == included)                          \
+            if (some ? hits > 0 || included == 0 : hits == included) {                        \
+                oshm_routine_restore(was);                                                    \
                 return hits;                                                                  \
+            }                                                                                 \
             oshm_spin_step(&spins);                                                           \
         }                                                                                     \
     }                                                                                         \
@@ -105,8 +109,10 @@ void oshm_bad_cmp(int cmp, const char *routine)
     {                                                                                         \
         uint32_t spins = 0;                                                                   \
         oshm_require_init("shmem_" #N "_wait_until");                                         \
+        const char *was = oshm_routine_wait_enter("shmem_" #N "_wait_until");                 \
         while (!OSHM_COMPARE(LOAD(ivar), cmp, cmp_value, "shmem_" #N "_wait_until"))          \
             oshm_spin_step(&spins);                                                           \
+        oshm_routine_restore(was);                                                            \
     }                                                                                         \
     OSHM_FN(void, shmem_##N##_wait_until_all,                                                 \
             (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value))              \

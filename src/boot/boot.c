@@ -23,9 +23,9 @@ static int single_get(int rank, const char *key, void *value, size_t len)
     return oshm_kv_get(&single_store, rank, key, value, len);
 }
 
-static _Noreturn void single_abort(int status, const char *message)
+static _Noreturn void single_abort(int status, unsigned flags, const char *message)
 {
-    (void)message;
+    (void)flags, (void)message;
     _exit(status);
 }
 
@@ -103,8 +103,16 @@ void oshm_boot_abort(int status)
 {
     fflush(NULL);
     if (oshm_boot.ops)
-        oshm_boot.ops->abort(status, "shmem abort");
+        oshm_boot.ops->abort(status, 0, "the library gave up (see the error above)");
     _exit(status);
+}
+
+void oshm_boot_global_exit(int status)
+{
+    fflush(NULL);
+    if (oshm_boot.ops)
+        oshm_boot.ops->abort(status, OSHM_BOOT_GLOBAL_EXIT, "shmem_global_exit");
+    exit(status);
 }
 
 int oshm_boot_allgather(const void *mine, void *all, size_t len)

@@ -14,6 +14,7 @@
 #ifndef OSHM_BOOT_BOOT_H
 #define OSHM_BOOT_BOOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct oshm_boot_ops {
@@ -24,8 +25,11 @@ struct oshm_boot_ops {
     int (*fence)(void);
     /* Reads KEY published by RANK; the stored value must be exactly LEN bytes. */
     int (*get)(int rank, const char *key, void *value, size_t len);
-    /* Ends the whole job with STATUS; does not return. */
-    void (*abort)(int status, const char *message);
+    /* Ends the whole job with STATUS; does not return. FLAGS:
+     * OSHM_BOOT_GLOBAL_EXIT for the program's shmem_global_exit, which the
+     * launcher reports as such (status 0 then ends the job cleanly); without
+     * it, the library gives up, and the job fails even with status 0. */
+    void (*abort)(int status, unsigned flags, const char *message);
     /* Tells the launcher that this PE's last shmem_finalize met the other
      * PEs' and only its local teardown remains (a launcher judging exits
      * gives a slow teardown time); NULL where the launcher has no use for it. */
@@ -33,6 +37,8 @@ struct oshm_boot_ops {
     /* Tells the launcher this PE finished cleanly and releases resources. */
     void (*finalize)(void);
 };
+
+#define OSHM_BOOT_GLOBAL_EXIT 1u
 
 struct oshm_boot {
     const struct oshm_boot_ops *ops;
@@ -47,8 +53,10 @@ extern struct oshm_boot oshm_boot;
 int oshm_boot_init(void);
 
 /* Ends the whole job with STATUS through the launcher, or this process
- * alone before a bootstrap is connected. */
+ * alone before a bootstrap is connected: the library gives up. */
 _Noreturn void oshm_boot_abort(int status);
+/* The program's shmem_global_exit(STATUS). */
+_Noreturn void oshm_boot_global_exit(int status);
 
 /* Collective: gathers LEN bytes from every PE into ALL (size * LEN bytes),
  * built on put/fence/get. */
@@ -62,26 +70,31 @@ int oshm_boot_pmix_init(void);
 int oshm_boot_uid_init(void);
 
 /* The launcher's protocol (boot_wire.h) to ADDR ("tcp:IP:PORT" or "@name")
- * as RANK of SIZE, proving membership with SECRET; WHOM names the other
- * end in messages. Makes it oshm_boot's implementation. Returns the
- * connected socket, or -1 after saying why. */
-int oshm_boot_launcher_connect(const char *addr, const char *secret, int rank, int size,
-                               const char *whom);
+ * as RANK of SIZE, proving membership with SECRET for the job JOB
+ * (BOOT_WIRE_JOB_LEN bytes; NULL: whichever the server names); WHOM names
+ * the other end in messages. DEFER_HELLO: the server may not run yet (it
+ * is this process's, started at the first fence), which proves this PE
+ * then. Makes it oshm_boot's implementation. Returns the connected socket,
+ * or -1 after saying why. */
+int oshm_boot_launcher_connect(const char *addr, const char *secret, const unsigned char *job,
+                               int rank, int size, const char *whom, bool defer_hello);
 extern const struct oshm_boot_ops oshm_boot_launcher_ops;
 
 /* Unique-id bootstrap (docs/device.md, "Start-up without oshrun"). An id
  * is OSHM_BOOT_UID_LEN opaque bytes. */
 #define OSHM_BOOT_UID_LEN 128
-/* Opens rank 0's rendezvous socket and writes the id naming it and a new
- * secret. 0, or -1 after saying why. */
+/* Opens rank 0's rendezvous socket, on the one address the id names, and
+ * writes the id naming it, a new job id and a new secret. 0, or -1 after
+ * saying why. */
 int oshm_boot_uid_create(void *uid);
 /* The next oshm_boot_init joins the job of UID as RANK of SIZE. 0, or -1
  * when the id is not one (message naming ROUTINE). */
 int oshm_boot_uid_arm(int rank, int size, const void *uid, const char *routine);
 void oshm_boot_uid_disarm(void);
-/* Rank 0's rendezvous: serves SIZE members on LISTEN_FD, proven by SECRET,
- * on a thread of its own (boot_uid_server.c). 0 or -1. */
-int oshm_boot_uid_serve(int listen_fd, int size, const char *secret);
+/* Rank 0's rendezvous: serves SIZE members of job JOB on LISTEN_FD (non-
+ * blocking), proven by SECRET, on a thread of its own (boot_uid_server.c).
+ * 0 or -1. */
+int oshm_boot_uid_serve(int listen_fd, int size, const char *secret, const unsigned char *job);
 /* Waits until every member finalized (rank 0's finalize). */
 void oshm_boot_uid_serve_wait(void);
 

@@ -1,22 +1,38 @@
 /*
- * Bootstrap through oshrun's built-in launcher: one socket to the launcher;
- * puts are kept locally and exchanged as one allgather at the fence.
+ * Bootstrap through oshrun's built-in launcher (and, with another server at
+ * the other end, through the unique id's rendezvous, boot_uid.c): one
+ * socket to the server; puts are kept locally and exchanged as one
+ * allgather at the fence. The connection proves itself with the challenge
+ * and HELLO of boot_wire.h, and every message after carries its tag.
+ *
+ * From the first fence on a thread watches the connection: when the server
+ * closes it (oshrun or rank 0 is gone, killed or ended the job) this PE
+ * leaves at once, wherever its other threads are waiting, so that no PE
+ * outlives its job even where no parent-death signal reaches it (a PE
+ * started through ssh or another launch agent). When the server asks for
+ * heartbeats, the same thread sends one every interval, saying which
+ * OpenSHMEM routine the program is in: the launcher reports a PE that
+ * stops sending them, and what each PE was doing when a job runs too long.
  */
 #include <errno.h>
-#include <poll.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
 #include "boot/boot.h"
+#include "boot/boot_auth.h"
 #include "boot/boot_wire.h"
 #include "boot/kvstore.h"
 #include "util/env.h"
+#include "util/routine.h"
 #include "util/spin.h"
 #include "util/state.h"
 
@@ -24,18 +40,144 @@ static int launcher_fd = -1;
 static char *pending;      /* this PE's puts since the last fence, serialized */
 static size_t pending_len;
 static struct oshm_kvstore store;
-static const char *peer_name = "oshrun"; /* the launcher's end, in messages */
+static const char *peer_name = "oshrun"; /* the server's end, in messages */
 
-/* A rendezvous that refused this PE closes the connection: an error to
- * report (boot_wire_send_all). */
-static int send_all(const void *buf, size_t len) { return boot_wire_send_all(launcher_fd, buf, len); }
+/* The proof: kept until the HELLO is sent (rank 0 of a unique id sends it
+ * at its first fence), then wiped. */
+static char secret[BOOT_WIRE_SECRET_LEN + 1];
+static unsigned char job[BOOT_WIRE_JOB_LEN];
+static bool job_known, hello_done;
+static struct boot_auth_session keys;
+static uint32_t heartbeat_ms;
+
+/* Messages go out whole: the watcher's heartbeats and the program's
+ * messages share the socket and the message counter. */
+static pthread_mutex_t send_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The watcher, and what the program's thread is in (the thread that called
+ * shmem_init: its record of the routine, util/routine.h). */
+static pthread_t watcher;
+static bool watching;
+static int watch_fd = -1;
+/* That thread may end before the library does (a program that called
+ * shmem_init from a thread of its own): its record goes with it, under
+ * this lock, by the destructor of a key set in it. */
+static _Atomic(const char *) *program_routine;
+static pthread_mutex_t routine_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t routine_key;
+static pthread_once_t routine_once = PTHREAD_ONCE_INIT;
+/* This process leaves by itself (finalize, or an abort whose own status it
+ * exits with): the server closing the connection then is no news. */
+static atomic_bool leaving, aborting;
+
+static int send_msg_locked(uint32_t type, const void *payload, size_t len)
+{
+    struct boot_wire_hdr h = {.type = type, .rank = (uint32_t)oshm_boot.rank, .len = len};
+    unsigned char digest[BOOT_WIRE_MAC_LEN];
+    char *msg = malloc(sizeof h + len + BOOT_WIRE_MAC_LEN);
+    if (!msg)
+        return -1;
+    boot_auth_digest(payload, len, digest);
+    memcpy(msg, &h, sizeof h);
+    if (len)
+        memcpy(msg + sizeof h, payload, len);
+    boot_auth_tag(keys.up, keys.up_seq++, &h, digest,
+                  (unsigned char *)msg + sizeof h + len);
+    /* A server that refused this PE closes the connection: an error to
+     * report (boot_wire_send_all), not a SIGPIPE. */
+    int rc = boot_wire_send_all(launcher_fd, msg, sizeof h + len + BOOT_WIRE_MAC_LEN);
+    free(msg);
+    return rc;
+}
 
 static int send_msg(uint32_t type, const void *payload, size_t len)
 {
-    struct boot_wire_hdr h = {.type = type, .rank = (uint32_t)oshm_boot.rank, .len = len};
-    if (send_all(&h, sizeof h) != 0)
+    pthread_mutex_lock(&send_lock);
+    int rc = send_msg_locked(type, payload, len);
+    pthread_mutex_unlock(&send_lock);
+    return rc;
+}
+
+/* A message from the server, verified: its payload (malloc'd, LEN bytes
+ * and a NUL) or NULL with *WHY saying what went wrong. */
+static char *recv_msg(uint32_t type, size_t *len, const char **why)
+{
+    struct boot_wire_hdr h;
+    unsigned char tag[BOOT_WIRE_MAC_LEN], digest[BOOT_WIRE_MAC_LEN], want[BOOT_WIRE_MAC_LEN];
+    *why = "lost the connection to";
+    if (boot_wire_read_all(launcher_fd, &h, sizeof h) != 0)
+        return NULL;
+    *why = "got a malformed bootstrap message from";
+    if (h.type != type || h.len > BOOT_WIRE_MAX_PAYLOAD * (size_t)(oshm_boot.size + 1))
+        return NULL;
+    char *p = malloc(h.len + 1);
+    *why = "lost the connection to";
+    if (!p || boot_wire_read_all(launcher_fd, p, h.len) != 0 ||
+        boot_wire_read_all(launcher_fd, tag, sizeof tag) != 0) {
+        free(p);
+        return NULL;
+    }
+    p[h.len] = '\0';
+    boot_auth_digest(p, h.len, digest);
+    boot_auth_tag(keys.down, keys.down_seq++, &h, digest, want);
+    if (!boot_auth_equal(want, tag, sizeof want)) {
+        *why = "got a bootstrap message that does not verify (forged, or damaged on the way) "
+               "from";
+        free(p);
+        return NULL;
+    }
+    *len = h.len;
+    return p;
+}
+
+/* The challenge, the HELLO, the welcome. 0, or -1 after saying why. */
+static int handshake(void)
+{
+    struct boot_wire_hdr h;
+    unsigned char challenge[BOOT_WIRE_CHALLENGE_LEN];
+    if (boot_wire_read_all(launcher_fd, &h, sizeof h) != 0 || h.type != BOOT_WIRE_CHALLENGE ||
+        h.len != sizeof challenge ||
+        boot_wire_read_all(launcher_fd, challenge, sizeof challenge) != 0) {
+        fprintf(stderr, "shmem[PE %d]: %s sent no bootstrap challenge: the address is not "
+                        "this job's server, or it is gone\n", oshm_boot.rank, peer_name);
         return -1;
-    return len ? send_all(payload, len) : 0;
+    }
+    if (job_known && memcmp(challenge, job, BOOT_WIRE_JOB_LEN) != 0) {
+        fprintf(stderr, "shmem[PE %d]: the server at %s's address serves another job\n",
+                oshm_boot.rank, peer_name);
+        return -1;
+    }
+    struct boot_auth_hello hello = {.rank = (uint32_t)oshm_boot.rank,
+                                    .size = (uint32_t)oshm_boot.size};
+    memcpy(hello.job, challenge, BOOT_WIRE_JOB_LEN);
+    memcpy(hello.server_nonce, challenge + BOOT_WIRE_JOB_LEN, BOOT_WIRE_NONCE_LEN);
+    if (boot_auth_random(hello.pe_nonce, sizeof hello.pe_nonce) != 0) {
+        fprintf(stderr, "shmem[PE %d]: no random bytes for the bootstrap: %m\n", oshm_boot.rank);
+        return -1;
+    }
+    struct {
+        struct boot_wire_hdr h;
+        unsigned char nonce[BOOT_WIRE_NONCE_LEN], mac[BOOT_WIRE_MAC_LEN];
+    } msg = {.h = {.type = BOOT_WIRE_HELLO, .rank = hello.rank, .len = BOOT_WIRE_HELLO_LEN}};
+    memcpy(msg.nonce, hello.pe_nonce, sizeof msg.nonce);
+    boot_auth_hello_mac(secret, &hello, msg.mac);
+    boot_auth_session_keys(secret, &hello, &keys);
+    const char *why;
+    size_t len = 0;
+    char *welcome = NULL;
+    if (boot_wire_send_all(launcher_fd, &msg, sizeof msg) != 0 ||
+        !(welcome = recv_msg(BOOT_WIRE_WELCOME, &len, &why)) || len < BOOT_WIRE_WELCOME_LEN) {
+        fprintf(stderr, "shmem[PE %d]: %s refused PE %d of %d (see its message: the job's "
+                        "secret, the rank or the number of PEs is not its own)\n",
+                oshm_boot.rank, peer_name, oshm_boot.rank, oshm_boot.size);
+        free(welcome);
+        return -1;
+    }
+    memcpy(&heartbeat_ms, welcome, 4);
+    free(welcome);
+    memset(secret, 0, sizeof secret);
+    hello_done = true;
+    return 0;
 }
 
 static int launcher_put(const char *key, const void *value, size_t len)
@@ -63,8 +205,60 @@ static int wait_reply(void)
     }
 }
 
+static void *watch(void *arg);
+
+static void program_thread_ended(void *its_routine)
+{
+    pthread_mutex_lock(&routine_lock);
+    if (program_routine == its_routine)
+        program_routine = NULL;
+    pthread_mutex_unlock(&routine_lock);
+}
+
+static void make_routine_key(void) { pthread_key_create(&routine_key, program_thread_ended); }
+
+/* The calling thread's routine is the program's. */
+static void watch_this_thread(void)
+{
+    pthread_once(&routine_once, make_routine_key);
+    pthread_mutex_lock(&routine_lock);
+    program_routine = &oshm_routine;
+    pthread_mutex_unlock(&routine_lock);
+    pthread_setspecific(routine_key, (void *)&oshm_routine);
+}
+
+/* What the program's thread is in, "" when none (or when it ended). */
+static const char *program_routine_now(void)
+{
+    pthread_mutex_lock(&routine_lock);
+    const char *r =
+        program_routine ? atomic_load_explicit(program_routine, memory_order_relaxed) : NULL;
+    pthread_mutex_unlock(&routine_lock);
+    return r ? r : "";
+}
+
+/* The watcher starts at the first fence, once start-up has remapped the
+ * program's data (heap/symdata.c): a thread writing the program's globals
+ * (a static libshmem's, a static libc's malloc state) while they are copied
+ * would lose its writes. */
+static int start_watcher(void)
+{
+    watch_fd = dup(launcher_fd);
+    if (watch_fd < 0 || pthread_create(&watcher, NULL, watch, NULL) != 0) {
+        fprintf(stderr, "shmem[PE %d]: cannot watch the connection to %s\n", oshm_boot.rank,
+                peer_name);
+        return -1;
+    }
+    watching = true;
+    return 0;
+}
+
 static int launcher_fence(void)
 {
+    if (!hello_done && handshake() != 0)
+        return -1;
+    if (!watching && start_watcher() != 0)
+        return -1;
     if (send_msg(BOOT_WIRE_ALLGATHER, pending, pending_len) != 0)
         goto lost;
     free(pending);
@@ -72,25 +266,23 @@ static int launcher_fence(void)
     pending_len = 0;
     if (wait_reply() != 0)
         goto lost;
-
-    struct boot_wire_hdr h;
-    if (boot_wire_read_all(launcher_fd, &h, sizeof h) != 0 || h.type != BOOT_WIRE_ALLGATHER)
-        goto lost;
-    char *all = malloc(h.len ? h.len : 1);
-    if (!all || boot_wire_read_all(launcher_fd, all, h.len) != 0) {
-        free(all);
-        goto lost;
+    const char *why;
+    size_t total;
+    char *all = recv_msg(BOOT_WIRE_ALLGATHER, &total, &why);
+    if (!all) {
+        fprintf(stderr, "shmem[PE %d]: %s %s\n", oshm_boot.rank, why, peer_name);
+        return -1;
     }
     size_t pos = 0;
     for (int r = 0; r < oshm_boot.size; r++) {
         uint64_t len;
-        if (h.len - pos < 8)
+        if (total - pos < 8)
             break;
         memcpy(&len, all + pos, 8);
         pos += 8;
-        if (h.len - pos < len || oshm_kv_load_records(&store, r, all + pos, len) != 0) {
+        if (total - pos < len || oshm_kv_load_records(&store, r, all + pos, len) != 0) {
             free(all);
-            fprintf(stderr, "shmem: malformed bootstrap data from the launcher\n");
+            fprintf(stderr, "shmem: malformed bootstrap data from %s\n", peer_name);
             return -1;
         }
         pos += len;
@@ -107,36 +299,62 @@ static int launcher_get(int rank, const char *key, void *value, size_t len)
     return oshm_kv_get(&store, rank, key, value, len);
 }
 
-static _Noreturn void launcher_abort(int status, const char *message)
+static _Noreturn void launcher_abort(int status, unsigned flags, const char *message)
 {
+    /* The server ends the job when it hears of the abort and may close
+     * this connection before this process exits with STATUS. */
+    atomic_store(&aborting, true);
     size_t mlen = message ? strlen(message) : 0;
-    char *payload = malloc(4 + mlen);
-    if (payload && launcher_fd >= 0) {
+    if (mlen > BOOT_WIRE_MAX_TEXT)
+        mlen = BOOT_WIRE_MAX_TEXT;
+    char *payload = malloc(8 + mlen);
+    /* Before its HELLO (rank 0 of a unique id before its first fence) this
+     * PE is no member yet: its exit is what the others hear. */
+    if (payload && launcher_fd >= 0 && hello_done) {
         int32_t s = status;
+        uint32_t f = flags & OSHM_BOOT_GLOBAL_EXIT ? BOOT_WIRE_ABORT_GLOBAL_EXIT : 0;
         memcpy(payload, &s, 4);
+        memcpy(payload + 4, &f, 4);
         if (mlen)
-            memcpy(payload + 4, message, mlen);
-        send_msg(BOOT_WIRE_ABORT, payload, 4 + mlen);
+            memcpy(payload + 8, message, mlen);
+        send_msg(BOOT_WIRE_ABORT, payload, 8 + mlen);
     }
     free(payload);
-    /* The launcher ends every PE; this one leaves at once either way. */
+    /* The server ends every PE; this one leaves at once either way. */
     _exit(status);
 }
 
 static void launcher_teardown(void)
 {
-    if (launcher_fd >= 0)
+    if (launcher_fd >= 0 && hello_done)
         send_msg(BOOT_WIRE_TEARDOWN, NULL, 0);
+}
+
+static void stop_watcher(void)
+{
+    if (!watching)
+        return;
+    /* Wakes it: it sees LEAVING and returns. */
+    shutdown(watch_fd, SHUT_RD);
+    pthread_join(watcher, NULL);
+    watching = false;
 }
 
 static void launcher_finalize(void)
 {
     if (launcher_fd < 0)
         return;
+    atomic_store(&leaving, true);
     uint32_t flags = oshm_state.finalize_at_exit ? BOOT_WIRE_FINALIZE_AT_EXIT : 0;
-    send_msg(BOOT_WIRE_FINALIZE, &flags, sizeof flags);
+    if (hello_done)
+        send_msg(BOOT_WIRE_FINALIZE, &flags, sizeof flags);
+    stop_watcher();
+    if (watch_fd >= 0)
+        close(watch_fd);
+    watch_fd = -1;
     close(launcher_fd);
     launcher_fd = -1;
+    hello_done = false;
     oshm_kv_clear(&store);
 }
 
@@ -149,6 +367,39 @@ const struct oshm_boot_ops oshm_boot_launcher_ops = {
     .teardown = launcher_teardown,
     .finalize = launcher_finalize,
 };
+
+static void *watch(void *arg)
+{
+    (void)arg;
+    struct pollfd p = {.fd = watch_fd, .events = POLLRDHUP};
+    int interval = heartbeat_ms ? (int)heartbeat_ms : -1;
+    /* The first heartbeat at once: the server hears from every PE that
+     * reached its first exchange. */
+    int r = heartbeat_ms ? 0 : poll(&p, 1, interval);
+    for (;; r = poll(&p, 1, interval)) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (atomic_load(&leaving))
+            return NULL;
+        if (r != 0)
+            break;
+        if (atomic_load(&aborting))
+            continue;
+        const char *routine = program_routine_now();
+        if (send_msg(BOOT_WIRE_HEARTBEAT, routine, strlen(routine)) != 0)
+            break;
+    }
+    /* The aborting thread is about to _exit with its status: a watcher that
+     * returned would be a finished thread nobody joins. */
+    while (atomic_load(&aborting))
+        pause();
+    if (!atomic_load(&leaving)) {
+        fprintf(stderr, "shmem[PE %d]: %s closed the bootstrap connection: the job ended or "
+                        "%s is gone; leaving\n", oshm_boot.rank, peer_name, peer_name);
+        _exit(1);
+    }
+    return NULL;
+}
 
 /* "tcp:IP:PORT" */
 static int connect_tcp(const char *addr)
@@ -172,8 +423,13 @@ static int connect_tcp(const char *addr)
     }
     freeaddrinfo(res);
     if (fd >= 0) {
-        int one = 1;
+        /* The server's host may vanish without a FIN: keepalive finds out. */
+        int one = 1, idle = 10, intvl = 5, cnt = 3;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+        setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+        setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
+        setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
     }
     return fd;
 }
@@ -217,20 +473,35 @@ static int read_secret(const char *fdname, char *out, size_t len)
     return n ? 0 : -1;
 }
 
-int oshm_boot_launcher_connect(const char *addr, const char *secret, int rank, int size,
-                               const char *whom)
+int oshm_boot_launcher_connect(const char *addr, const char *proof, const unsigned char *job_id,
+                               int rank, int size, const char *whom, bool defer_hello)
 {
     oshm_boot.rank = rank;
     oshm_boot.size = size;
     peer_name = whom;
+    hello_done = false;
+    atomic_store(&leaving, false);
+    atomic_store(&aborting, false);
+    /* This thread called shmem_init: its routine is the program's. */
+    watch_this_thread();
+    if (strlen(proof) != BOOT_WIRE_SECRET_LEN) {
+        fprintf(stderr, "shmem: the job's secret for %s is not %d characters long\n", whom,
+                BOOT_WIRE_SECRET_LEN);
+        return -1;
+    }
+    memcpy(secret, proof, sizeof secret);
+    job_known = job_id != NULL;
+    if (job_id)
+        memcpy(job, job_id, sizeof job);
     launcher_fd = strncmp(addr, "tcp:", 4) == 0 ? connect_tcp(addr) : connect_unix(addr);
     if (launcher_fd < 0) {
         fprintf(stderr, "shmem: cannot connect to %s at %s: %m\n", whom, addr);
         return -1;
     }
     oshm_boot.ops = &oshm_boot_launcher_ops;
-    if (send_msg(BOOT_WIRE_HELLO, secret, strlen(secret)) != 0) {
-        fprintf(stderr, "shmem: %s refused PE %d\n", whom, oshm_boot.rank);
+    if (!defer_hello && handshake() != 0) {
+        close(launcher_fd);
+        launcher_fd = -1;
         return -1;
     }
     return launcher_fd;
@@ -239,36 +510,43 @@ int oshm_boot_launcher_connect(const char *addr, const char *secret, int rank, i
 int oshm_boot_launcher_init(void)
 {
     const char *addr = oshm_env.oshrun_addr;
-    const char *secret = oshm_env.oshrun_secret;
+    const char *env_secret = oshm_env.oshrun_secret;
     const char *secret_fd = oshm_env.oshrun_secret_fd;
+    const char *job_hex = oshm_env.oshrun_job;
     const char *rank = oshm_env.oshrun_rank;
     const char *size = oshm_env.oshrun_size;
     /* Kept for the process's life: after the last shmem_finalize a new
      * shmem_init connects again (OpenSHMEM 1.6), and by then the secret is
      * gone from the environment and from the descriptor. */
     static char secret_buf[BOOT_WIRE_SECRET_LEN + 8];
+    static unsigned char job_buf[BOOT_WIRE_JOB_LEN];
+    static bool have_job;
     if (!addr)
         return 1;
-    if (!secret && secret_buf[0])
-        secret = secret_buf;
-    else if (!secret && secret_fd && read_secret(secret_fd, secret_buf, sizeof secret_buf) == 0)
-        secret = secret_buf;
-    else if (secret && strlen(secret) < sizeof secret_buf)
-        secret = strcpy(secret_buf, secret);
-    if (!secret || !rank || !size) {
-        fprintf(stderr, "shmem: incomplete oshrun environment (%s, %s or %s, %s, %s)\n",
-                OSHRUN_ENV_ADDR, OSHRUN_ENV_SECRET, OSHRUN_ENV_SECRET_FD, OSHRUN_ENV_RANK,
-                OSHRUN_ENV_SIZE);
+    const char *proof = NULL;
+    if (!env_secret && secret_buf[0])
+        proof = secret_buf;
+    else if (!env_secret && secret_fd && read_secret(secret_fd, secret_buf, sizeof secret_buf) == 0)
+        proof = secret_buf;
+    else if (env_secret && strlen(env_secret) < sizeof secret_buf)
+        proof = strcpy(secret_buf, env_secret);
+    if (job_hex && boot_auth_unhex(job_hex, job_buf, sizeof job_buf) == 0)
+        have_job = true;
+    if (!proof || !rank || !size || !have_job) {
+        fprintf(stderr, "shmem: incomplete oshrun environment (%s, %s or %s, %s, %s, %s)\n",
+                OSHRUN_ENV_ADDR, OSHRUN_ENV_SECRET, OSHRUN_ENV_SECRET_FD, OSHRUN_ENV_JOB,
+                OSHRUN_ENV_RANK, OSHRUN_ENV_SIZE);
         return -1;
     }
     if (atoi(size) < 1 || atoi(rank) < 0 || atoi(rank) >= atoi(size)) {
         fprintf(stderr, "shmem: bad oshrun rank %s of %s\n", rank, size);
         return -1;
     }
-    if (oshm_boot_launcher_connect(addr, secret, atoi(rank), atoi(size), "oshrun") < 0)
-        return -1;
     /* Children of this PE are not members of the job. */
     unsetenv(OSHRUN_ENV_SECRET);
     unsetenv(OSHRUN_ENV_SECRET_FD);
+    if (oshm_boot_launcher_connect(addr, proof, job_buf, atoi(rank), atoi(size), "oshrun",
+                                   false) < 0)
+        return -1;
     return 0;
 }

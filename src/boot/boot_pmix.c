@@ -102,8 +102,9 @@ static int pmix_boot_get(int rank, const char *key, void *value, size_t len)
     return rc;
 }
 
-static _Noreturn void pmix_boot_abort(int status, const char *message)
+static _Noreturn void pmix_boot_abort(int status, unsigned flags, const char *message)
 {
+    (void)flags;
     PMIx_Abort(status, message ? message : "shmem_global_exit", NULL, 0);
     _exit(status ? status : 1);
 }

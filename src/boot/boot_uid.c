@@ -4,10 +4,13 @@
  * spawner): as NVSHMEM's uid bootstrap does, rank 0 opens a TCP socket and
  * its id names that socket; every rank, rank 0 included, connects to it and
  * speaks oshrun's launcher protocol (boot_wire.h), with rank 0's thread in
- * the launcher's place (boot_uid_server.c).
+ * the launcher's place (boot_uid_server.c, on oshrun's server).
  *
- * Only holders of the id may join: it carries a random secret that each
- * connection's HELLO must repeat, as oshrun's PEs repeat OSHRUN_SECRET.
+ * Only holders of the id may join: it carries a job id and a random secret
+ * that each connection's HELLO proves, as oshrun's PEs prove OSHRUN_SECRET;
+ * the secret itself never crosses the network (the id does: it is as
+ * secret as the channel the program hands it over, docs/security.md). The
+ * socket listens on the one address the id names, not on every interface.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,6 +27,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "boot/boot_auth.h"
 #include "boot/boot_wire.h"
 
 #define UID_MAGIC "oshmuid1"
@@ -34,7 +38,8 @@ struct uid_wire {
     char host[64];                          /* numeric IPv4 or IPv6 address */
     uint16_t port;                          /* host byte order */
     char secret[BOOT_WIRE_SECRET_LEN + 1];  /* hex, NUL-terminated */
-    char pad[OSHM_BOOT_UID_LEN - 8 - 64 - 2 - BOOT_WIRE_SECRET_LEN - 1];
+    unsigned char job[BOOT_WIRE_JOB_LEN];   /* public: which job the rendezvous serves */
+    char pad[OSHM_BOOT_UID_LEN - 8 - 64 - 2 - BOOT_WIRE_SECRET_LEN - 1 - BOOT_WIRE_JOB_LEN];
 };
 _Static_assert(sizeof(struct uid_wire) == OSHM_BOOT_UID_LEN, "unique id layout");
 
@@ -65,33 +70,59 @@ static void host_address(char *out, size_t len)
     freeaddrinfo(res);
 }
 
+/* A socket listening on HOST (numeric IPv4), non-blocking for the
+ * rendezvous's server; its port in *PORT. -1 when HOST is none of this
+ * machine's addresses. */
+static int listen_on(const char *host, uint16_t *port)
+{
+    struct sockaddr_in sa = {.sin_family = AF_INET};
+    socklen_t slen = sizeof sa;
+    if (inet_pton(AF_INET, host, &sa.sin_addr) != 1)
+        return -1;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0)
+        return -1;
+    if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 1024) != 0 ||
+        getsockname(fd, (struct sockaddr *)&sa, &slen) != 0) {
+        close(fd);
+        return -1;
+    }
+    *port = ntohs(sa.sin_port);
+    return fd;
+}
+
 int oshm_boot_uid_create(void *uid)
 {
     unsigned char raw[BOOT_WIRE_SECRET_LEN / 2];
-    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
+    if (boot_auth_random(raw, sizeof raw) != 0) {
         fprintf(stderr, "shmem: shmemd_get_uniqueid: no random bytes for the secret: %m\n");
         return -1;
     }
     if (listen_fd < 0) {
-        int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
-        socklen_t slen = sizeof sa;
-        if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 1024) != 0 ||
-            getsockname(fd, (struct sockaddr *)&sa, &slen) != 0) {
-            fprintf(stderr, "shmem: shmemd_get_uniqueid: cannot open a TCP socket: %m\n");
-            if (fd >= 0)
-                close(fd);
-            return -1;
-        }
-        listen_fd = fd;
         memset(&made, 0, sizeof made);
         memcpy(made.magic, UID_MAGIC, 8);
         host_address(made.host, sizeof made.host);
-        made.port = ntohs(sa.sin_port);
+        int fd = listen_on(made.host, &made.port);
+        if (fd < 0 && strcmp(made.host, "127.0.0.1") != 0) {
+            /* The host name resolves to no address of this machine: the
+             * job can only be one of this machine. */
+            snprintf(made.host, sizeof made.host, "127.0.0.1");
+            fd = listen_on(made.host, &made.port);
+        }
+        if (fd < 0) {
+            fprintf(stderr, "shmem: shmemd_get_uniqueid: cannot open a TCP socket on %s: %m\n",
+                    made.host);
+            return -1;
+        }
+        listen_fd = fd;
     }
-    /* A new id, a new secret: an older id of this process stops working. */
-    for (size_t i = 0; i < sizeof raw; i++)
-        snprintf(made.secret + 2 * i, 3, "%02x", raw[i]);
+    /* A new id, a new job and secret: an older id of this process stops
+     * working. */
+    boot_auth_hex(raw, sizeof raw, made.secret);
+    if (boot_auth_random(made.job, sizeof made.job) != 0) {
+        fprintf(stderr, "shmem: shmemd_get_uniqueid: no random bytes for the job: %m\n");
+        return -1;
+    }
     memcpy(uid, &made, sizeof made);
     return 0;
 }
@@ -120,85 +151,36 @@ int oshm_boot_uid_arm(int rank, int size, const void *uid, const char *routine)
 void oshm_boot_uid_disarm(void) { pending.armed = false; }
 
 static struct oshm_boot_ops uid_ops;
-static pthread_t watcher;
-static int watch_fd = -1;
-/* This process leaves by itself (finalize, or an abort whose own status it
- * exits with): rank 0 closing the connection then is no news. */
-static atomic_bool leaving, aborting;
 
-/* Other PEs may wait in a barrier of the transport while the job ends (a
- * rank aborted, rank 0 died): no launcher kills them, so each watches its
- * connection and leaves when rank 0 closes it before this PE finalized. */
-static void *watch(void *arg)
-{
-    (void)arg;
-    struct pollfd p = {.fd = watch_fd, .events = POLLRDHUP};
-    while (poll(&p, 1, -1) < 0 && errno == EINTR)
-        ;
-    /* The aborting thread is about to _exit with its status: a watcher that
-     * returned would be a finished thread nobody joins. */
-    while (atomic_load(&aborting))
-        pause();
-    if (!atomic_load(&leaving)) {
-        fprintf(stderr, "shmem[PE %d]: rank 0's rendezvous closed the connection: the job "
-                        "ended, or this process is no member (wrong unique id or secret)\n",
-                oshm_boot.rank);
-        _exit(1);
-    }
-    return NULL;
-}
-
-/* The threads start at the first fence, once start-up has remapped the
- * program's data (heap/symdata.c), which they read (stderr): a connection
- * and its HELLO wait in the socket's backlog until rank 0's thread
- * accepts them. */
+/* Rank 0's rendezvous thread starts at its first fence, once start-up has
+ * remapped the program's data (heap/symdata.c), which a thread must not
+ * write meanwhile: the other ranks wait for its challenge until then. */
 static int serve_fd = -1;
-static bool threads_started;
+static unsigned char serve_job[BOOT_WIRE_JOB_LEN];
+static char serve_secret[BOOT_WIRE_SECRET_LEN + 1];
+static bool serving;
 
-static int start_threads(void)
+static int uid_fence(void)
 {
-    threads_started = true;
     if (serve_fd >= 0) {
-        int rc = oshm_boot_uid_serve(serve_fd, oshm_boot.size, made.secret);
+        int rc = oshm_boot_uid_serve(serve_fd, oshm_boot.size, serve_secret, serve_job);
+        memset(serve_secret, 0, sizeof serve_secret);
         /* The server owns the socket now; a later id makes a new one. */
         serve_fd = -1;
         if (rc != 0)
             return -1;
+        serving = true;
     }
-    if (pthread_create(&watcher, NULL, watch, NULL) != 0) {
-        fprintf(stderr, "shmem: cannot watch the connection to rank 0\n");
-        return -1;
-    }
-    return 0;
-}
-
-static int uid_fence(void)
-{
-    if (!threads_started && start_threads() != 0)
-        return -1;
     return oshm_boot_launcher_ops.fence();
-}
-
-/* Rank 0 ends the job when it hears of the abort and closes every
- * connection, this one too, possibly before this process exits with STATUS. */
-static void uid_abort(int status, const char *message)
-{
-    atomic_store(&aborting, true);
-    oshm_boot_launcher_ops.abort(status, message);
 }
 
 static void uid_finalize(void)
 {
-    atomic_store(&leaving, true);
     oshm_boot_launcher_ops.finalize();
-    if (threads_started) {
-        /* Rank 0 hosts the rendezvous: it stays until every rank has left. */
+    /* Rank 0 hosts the rendezvous: it stays until every rank has left. */
+    if (serving)
         oshm_boot_uid_serve_wait();
-        pthread_join(watcher, NULL);
-    }
-    threads_started = false;
-    close(watch_fd);
-    watch_fd = -1;
+    serving = false;
 }
 
 int oshm_boot_uid_init(void)
@@ -208,34 +190,33 @@ int oshm_boot_uid_init(void)
     pending.armed = false;
     const struct uid_wire *u = &pending.uid;
     if (pending.rank == 0) {
-        if (listen_fd < 0 || strcmp(made.secret, u->secret) != 0 || made.port != u->port) {
+        if (listen_fd < 0 || strcmp(made.secret, u->secret) != 0 || made.port != u->port ||
+            memcmp(made.job, u->job, sizeof made.job) != 0) {
             fprintf(stderr, "shmem: rank 0 must start from the unique id that its own "
                             "shmemd_get_uniqueid made\n");
             return -1;
         }
         serve_fd = listen_fd;
         listen_fd = -1;
+        memcpy(serve_job, u->job, sizeof serve_job);
+        memcpy(serve_secret, u->secret, sizeof serve_secret);
     }
     char addr[96];
     snprintf(addr, sizeof addr, "tcp:%s:%u", u->host, u->port);
-    int fd = oshm_boot_launcher_connect(addr, u->secret, pending.rank, pending.size,
-                                        "rank 0 (the unique id's rendezvous)");
+    /* Rank 0 proves itself to its own rendezvous once that runs (its first
+     * fence); the others at once, waiting for the rendezvous to start. */
+    int fd = oshm_boot_launcher_connect(addr, u->secret, u->job, pending.rank, pending.size,
+                                        "rank 0 (the unique id's rendezvous)", pending.rank == 0);
+    memset(pending.uid.secret, 0, sizeof pending.uid.secret);
     if (fd < 0)
         return -1;
     uid_ops = oshm_boot_launcher_ops;
     uid_ops.name = "unique id";
     uid_ops.fence = uid_fence;
     uid_ops.finalize = uid_finalize;
-    uid_ops.abort = uid_abort;
     /* Rank 0's rendezvous judges no exits: it waits for every FINALIZE. */
     uid_ops.teardown = NULL;
     oshm_boot.ops = &uid_ops;
-    atomic_store(&leaving, false);
-    threads_started = false;
-    watch_fd = dup(fd);
-    if (watch_fd < 0) {
-        fprintf(stderr, "shmem: cannot watch the connection to rank 0: %m\n");
-        return -1;
-    }
+    serving = false;
     return 0;
 }

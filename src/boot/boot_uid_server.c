@@ -1,12 +1,10 @@
 /*
- * Rank 0's rendezvous for the unique-id bootstrap: a thread that plays
- * oshrun's part of the launcher protocol (boot_wire.h) for the job's
- * members, rank 0 included. A connection becomes a member once its HELLO
- * repeats the id's secret for a rank not yet taken, within
- * BOOT_WIRE_HELLO_DEADLINE_MS; any other connection is closed and said on
- * rank 0's standard error. When a member aborts or leaves without
+ * Rank 0's rendezvous for the unique-id bootstrap: a thread that drives the
+ * bootstrap server (boot_server.c, the one oshrun drives too) for the job's
+ * members, rank 0 included. When a member aborts or leaves without
  * finalizing, the job ends: rank 0 exits and every member's socket closes
- * (their watchers end them, boot_uid.c).
+ * (their watchers end them, boot_launcher.c). Once every member finalized,
+ * the thread ends.
  */
 #include <errno.h>
 #include <poll.h>
@@ -15,201 +13,113 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "boot/boot_server.h"
 #include "boot/boot_wire.h"
 
-struct member {
-    int fd;
-    bool finalized;
-    char *gather; /* this round's contribution */
-    uint64_t gather_len;
-    bool gathered;
-};
+#define NAME "shmem: the unique id's rendezvous"
 
-struct server {
-    int listen_fd, size, joined, finalized, ngathered;
-    char secret[BOOT_WIRE_SECRET_LEN + 1];
-    struct member *m;
+struct rendezvous {
+    struct boot_server *server;
+    int size, finalized;
 };
 
 static pthread_t server_thread;
 static bool serving;
 
-static bool secret_matches(const char *a, const char *b, size_t len)
+static _Noreturn void end_job(struct rendezvous *r, int status)
 {
-    unsigned char diff = 0;
-    for (size_t i = 0; i < len; i++)
-        diff |= (unsigned char)(a[i] ^ b[i]);
-    return diff == 0;
-}
-
-/* A new connection: a member, or closed. */
-static void admit(struct server *s, int fd)
-{
-    struct timeval tv = {.tv_sec = BOOT_WIRE_HELLO_DEADLINE_MS / 1000,
-                         .tv_usec = (BOOT_WIRE_HELLO_DEADLINE_MS % 1000) * 1000};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    struct boot_wire_hdr h;
-    char secret[BOOT_WIRE_SECRET_LEN];
-    const char *why = NULL;
-    if (boot_wire_read_all(fd, &h, sizeof h) != 0)
-        why = "no HELLO in time";
-    else if (h.type != BOOT_WIRE_HELLO || h.len != BOOT_WIRE_SECRET_LEN ||
-             boot_wire_read_all(fd, secret, sizeof secret) != 0)
-        why = "not a HELLO";
-    else if (!secret_matches(secret, s->secret, sizeof secret))
-        why = "wrong secret";
-    else if (h.rank >= (uint32_t)s->size || s->m[h.rank].fd >= 0)
-        why = "rank out of range or taken";
-    if (why) {
-        fprintf(stderr, "shmem: the unique id's rendezvous refused a connection: %s\n", why);
-        close(fd);
-        return;
-    }
-    struct timeval none = {0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof none);
-    s->m[h.rank].fd = fd;
-    s->joined++;
-}
-
-static _Noreturn void end_job(struct server *s, int status)
-{
-    for (int r = 0; r < s->size; r++)
-        if (s->m[r].fd >= 0)
-            shutdown(s->m[r].fd, SHUT_RDWR);
+    boot_server_shutdown(r->server);
     fflush(NULL);
     _exit(status);
 }
 
-static void reply_all(struct server *s)
+static void on_abort(void *arg, int rank, int32_t status, uint32_t flags, const char *text,
+                     size_t len)
 {
-    uint64_t total = 0;
-    for (int r = 0; r < s->size; r++)
-        total += 8 + s->m[r].gather_len;
-    struct boot_wire_hdr h = {.type = BOOT_WIRE_ALLGATHER, .len = total};
-    for (int r = 0; r < s->size; r++) {
-        struct member *m = &s->m[r];
-        h.rank = (uint32_t)r;
-        bool ok = boot_wire_send_all(m->fd, &h, sizeof h) == 0;
-        for (int q = 0; ok && q < s->size; q++)
-            ok = boot_wire_send_all(m->fd, &s->m[q].gather_len, 8) == 0 &&
-                 boot_wire_send_all(m->fd, s->m[q].gather, s->m[q].gather_len) == 0;
-        if (!ok) {
-            fprintf(stderr, "shmem: the unique id's rendezvous lost rank %d\n", r);
-            end_job(s, 1);
-        }
-    }
-    for (int r = 0; r < s->size; r++) {
-        free(s->m[r].gather);
-        s->m[r].gather = NULL;
-        s->m[r].gather_len = 0;
-        s->m[r].gathered = false;
-    }
-    s->ngathered = 0;
+    char quoted[256];
+    boot_server_quote(text, len, quoted, sizeof quoted);
+    if (flags & BOOT_WIRE_ABORT_GLOBAL_EXIT)
+        fprintf(stderr, "%s: rank %d called shmem_global_exit with status %d: the job was "
+                        "aborted\n", NAME, rank, (int)status);
+    else
+        fprintf(stderr, "%s: rank %d aborted the job (status %d); its message: %s\n", NAME,
+                rank, (int)status, quoted);
+    /* Only shmem_global_exit(0) is a clean end. */
+    end_job(arg, status || (flags & BOOT_WIRE_ABORT_GLOBAL_EXIT) ? (int)status : 1);
 }
 
-/* One message of member R. */
-static void serve_member(struct server *s, int r)
+static void on_finalized(void *arg, int rank, uint32_t flags)
 {
-    struct member *m = &s->m[r];
-    struct boot_wire_hdr h;
-    if (boot_wire_read_all(m->fd, &h, sizeof h) != 0 || h.len > BOOT_WIRE_MAX_PAYLOAD) {
-        fprintf(stderr, "shmem: rank %d left the job without shmem_finalize; ending it\n", r);
-        end_job(s, 1);
-    }
-    char *payload = malloc(h.len ? h.len : 1);
-    if (!payload || boot_wire_read_all(m->fd, payload, h.len) != 0) {
-        fprintf(stderr, "shmem: rank %d: truncated bootstrap message; ending the job\n", r);
-        end_job(s, 1);
-    }
-    switch (h.type) {
-    case BOOT_WIRE_ALLGATHER:
-        if (m->gathered) {
-            fprintf(stderr, "shmem: rank %d contributed twice to one exchange\n", r);
-            end_job(s, 1);
-        }
-        m->gather = payload;
-        m->gather_len = h.len;
-        m->gathered = true;
-        if (++s->ngathered == s->size)
-            reply_all(s);
-        return;
-    case BOOT_WIRE_ABORT: {
-        int32_t status = 1;
-        if (h.len >= 4)
-            memcpy(&status, payload, 4);
-        fprintf(stderr, "shmem: rank %d aborted the job (status %d): %.*s\n", r, status,
-                (int)(h.len >= 4 ? h.len - 4 : 0), payload + 4);
-        end_job(s, status ? status : 1);
-    }
-    case BOOT_WIRE_FINALIZE:
-        free(payload);
-        m->finalized = true;
-        s->finalized++;
-        close(m->fd);
-        m->fd = -1;
-        return;
-    default:
-        fprintf(stderr, "shmem: rank %d sent an unknown bootstrap message %u\n", r, h.type);
-        end_job(s, 1);
-    }
+    (void)rank, (void)flags;
+    struct rendezvous *r = arg;
+    r->finalized++;
 }
+
+static void on_left(void *arg, int rank, bool finalized)
+{
+    if (finalized)
+        return;
+    fprintf(stderr, "%s: rank %d left the job without shmem_finalize; ending it\n", NAME, rank);
+    end_job(arg, 1);
+}
+
+static void on_failed(void *arg) { end_job(arg, 1); }
+
+static const struct boot_server_events events = {
+    .abort = on_abort,
+    .finalized = on_finalized,
+    .left = on_left,
+    .failed = on_failed,
+};
 
 static void *serve(void *arg)
 {
-    struct server *s = arg;
-    struct pollfd *p = calloc((size_t)s->size + 1, sizeof *p);
-    if (!p)
-        end_job(s, 1);
-    while (s->finalized < s->size) {
-        int n = 0;
-        if (s->joined < s->size)
-            p[n++] = (struct pollfd){.fd = s->listen_fd, .events = POLLIN};
-        for (int r = 0; r < s->size; r++)
-            p[n++] = (struct pollfd){.fd = s->m[r].fd, .events = POLLIN};
-        if (poll(p, (nfds_t)n, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            end_job(s, 1);
+    struct rendezvous *r = arg;
+    struct pollfd *p = NULL;
+    size_t room = 0;
+    while (r->finalized < r->size) {
+        int timeout = boot_server_tick(r->server);
+        size_t want = boot_server_nfds(r->server);
+        if (want > room) {
+            struct pollfd *grown = realloc(p, want * sizeof *p);
+            if (!grown)
+                end_job(r, 1);
+            p = grown;
+            room = want;
         }
-        int i = 0;
-        if (s->joined < s->size && (p[i++].revents & POLLIN)) {
-            int fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-            if (fd >= 0)
-                admit(s, fd);
-        }
-        for (int r = 0; r < s->size; r++, i++)
-            if (s->m[r].fd >= 0 && p[i].revents)
-                serve_member(s, r);
+        size_t n = boot_server_fill(r->server, p);
+        int ready = poll(p, (nfds_t)n, timeout);
+        if (ready < 0 && errno != EINTR)
+            end_job(r, 1);
+        if (ready > 0)
+            boot_server_handle(r->server, p, n);
     }
-    close(s->listen_fd);
     free(p);
-    free(s->m);
-    free(s);
+    boot_server_free(r->server);
+    free(r);
     return NULL;
 }
 
-int oshm_boot_uid_serve(int listen_fd, int size, const char *secret)
+int oshm_boot_uid_serve(int listen_fd, int size, const char *secret, const unsigned char *job)
 {
-    struct server *s = calloc(1, sizeof *s);
-    struct member *m = calloc((size_t)size, sizeof *m);
-    if (!s || !m) {
-        free(s);
-        free(m);
+    struct rendezvous *r = calloc(1, sizeof *r);
+    if (!r)
+        return -1;
+    r->size = size;
+    struct boot_server_config cfg = {.listen_fd = listen_fd, .size = size, .secret = secret,
+                                     .job = job, .name = NAME, .events = &events, .arg = r};
+    r->server = boot_server_new(&cfg);
+    if (!r->server) {
+        free(r);
         return -1;
     }
-    for (int r = 0; r < size; r++)
-        m[r].fd = -1;
-    *s = (struct server){.listen_fd = listen_fd, .size = size, .m = m};
-    snprintf(s->secret, sizeof s->secret, "%s", secret);
-    if (pthread_create(&server_thread, NULL, serve, s) != 0) {
+    if (pthread_create(&server_thread, NULL, serve, r) != 0) {
         fprintf(stderr, "shmem: cannot start the unique id's rendezvous thread\n");
-        free(m);
-        free(s);
+        boot_server_free(r->server);
+        free(r);
         return -1;
     }
     serving = true;

@@ -1,18 +1,40 @@
 /*
- * The protocol between a PE and oshrun's built-in launcher, over the socket
- * named in OSHRUN_ADDR: "@name" (abstract unix socket) or "tcp:IP:PORT".
- * Both sides are built from one source tree for one architecture, so
- * integers travel in host byte order.
+ * The bootstrap protocol between a PE and its server: oshrun's launcher, or
+ * rank 0's rendezvous of the unique-id start-up (boot_server.c serves both),
+ * over the socket named in OSHRUN_ADDR or in the id: "@name" (abstract unix
+ * socket) or "tcp:IP:PORT". Both sides are built from one source tree for
+ * one architecture, so integers travel in host byte order.
  *
- *   PE -> launcher  HELLO      payload: the job secret (OSHRUN_SECRET)
- *   PE -> launcher  ALLGATHER  payload: this PE's contribution
- *   launcher -> PE  ALLGATHER  payload: for each rank, u64 length + bytes
- *   PE -> launcher  ABORT      payload: i32 status + message text
- *   PE -> launcher  FINALIZE   payload: u32 flags; the PE finished cleanly
+ * Every message is a header (struct boot_wire_hdr) and LEN bytes of payload.
+ * The job's secret never crosses the wire (docs/security.md):
  *
- * A connection is a member of the job once its HELLO carried the secret;
- * the launcher reads every connection without blocking and drops one that
- * has not proved membership within BOOT_WIRE_HELLO_DEADLINE_MS.
+ *   server -> PE  CHALLENGE  job id (16 bytes) + server nonce (32), fresh
+ *                            for each connection, sent at accept
+ *   PE -> server  HELLO      PE nonce (32) + HMAC-SHA-256 keyed with the
+ *                            secret over "oshm-hello-1", job id, both
+ *                            nonces, rank and size (boot_auth.h)
+ *
+ * A HELLO proves that its sender holds the secret and answers this
+ * connection's nonce: one captured on another connection does not verify.
+ * From then on each message carries a 32-byte tag after its payload, an
+ * HMAC under a key of this connection and direction (derived from the
+ * secret and both nonces) over a message counter, the header and the
+ * payload's SHA-256: a message injected into, replayed on, reordered in or
+ * moved to another connection does not verify, and ends the connection.
+ *
+ *   server -> PE  WELCOME    u32 heartbeat interval in ms (0: none) + u32
+ *                            flags; the server holds the secret too
+ *   PE -> server  ALLGATHER  payload: this PE's contribution
+ *   server -> PE  ALLGATHER  payload: for each rank, u64 length + bytes
+ *   PE -> server  ABORT      i32 status + u32 flags + message text
+ *   PE -> server  TEARDOWN   (see below)
+ *   PE -> server  FINALIZE   u32 flags; the PE finished cleanly
+ *   PE -> server  HEARTBEAT  the OpenSHMEM routine the PE is in, as text
+ *                            ("" when none), every heartbeat interval
+ *
+ * The server reads every connection without blocking; one that has not
+ * proved membership within BOOT_WIRE_HELLO_DEADLINE_MS is dropped, one that
+ * sends anything malformed at once.
  */
 #ifndef OSHM_BOOT_BOOT_WIRE_H
 #define OSHM_BOOT_BOOT_WIRE_H
@@ -33,26 +55,41 @@ enum boot_wire_type {
     /* No payload: the PE's last shmem_finalize met the others' (its barrier
      * completed); only its own teardown remains before FINALIZE. */
     BOOT_WIRE_TEARDOWN = 5,
+    BOOT_WIRE_CHALLENGE = 6,
+    BOOT_WIRE_WELCOME = 7,
+    BOOT_WIRE_HEARTBEAT = 8,
 };
 
 struct boot_wire_hdr {
     uint32_t type;
     uint32_t rank;
-    uint64_t len;
+    uint64_t len; /* of the payload, not counting the tag */
 };
+
+#define BOOT_WIRE_JOB_LEN 16
+#define BOOT_WIRE_NONCE_LEN 32
+#define BOOT_WIRE_MAC_LEN 32
+#define BOOT_WIRE_CHALLENGE_LEN (BOOT_WIRE_JOB_LEN + BOOT_WIRE_NONCE_LEN)
+#define BOOT_WIRE_HELLO_LEN (BOOT_WIRE_NONCE_LEN + BOOT_WIRE_MAC_LEN)
+#define BOOT_WIRE_WELCOME_LEN 8
 
 /* FINALIZE flags */
 #define BOOT_WIRE_FINALIZE_AT_EXIT 1u /* the library finalized at exit, not the program */
+/* ABORT flags */
+#define BOOT_WIRE_ABORT_GLOBAL_EXIT 1u /* shmem_global_exit, not an error of the library */
 
 #define BOOT_WIRE_SECRET_LEN 32      /* hex characters */
 /* A PE sends its HELLO as soon as it is connected; the margin is for a PE
  * descheduled in between on a node with many more PEs than cores. */
 #define BOOT_WIRE_HELLO_DEADLINE_MS 5000
 #define BOOT_WIRE_MAX_PAYLOAD (64u << 20)
+/* What an ABORT's text or a HEARTBEAT's routine may hold. */
+#define BOOT_WIRE_MAX_TEXT 4096u
 
 /* What oshrun sets for its PEs (rows of util/env_table.h). */
 #define OSHRUN_ENV_ADDR OSHM_ENV_NAME(OSHRUN_ADDR)
 #define OSHRUN_ENV_SECRET OSHM_ENV_NAME(OSHRUN_SECRET)
+#define OSHRUN_ENV_JOB OSHM_ENV_NAME(OSHRUN_JOB)
 #define OSHRUN_ENV_RANK OSHM_ENV_NAME(OSHRUN_RANK)
 #define OSHRUN_ENV_SIZE OSHM_ENV_NAME(OSHRUN_SIZE)
 /* A PE on another host reads the secret, one line, from this descriptor. */

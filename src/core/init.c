@@ -19,6 +19,7 @@
 #include "util/env.h"
 #include "util/fdlimit.h"
 #include "util/log.h"
+#include "util/routine.h"
 #include "util/state.h"
 
 static void finalize_at_exit(void)
@@ -100,7 +101,12 @@ OSHM_FN(int, shmem_init_thread, (int requested, int *provided))
     }
     /* After the last finalize a new life starts from nothing: every layer
      * released all it had. */
-    if (setup(requested) != 0) {
+    /* Recorded (util/routine.h): a launcher's report of a PE that never
+     * got through start-up says so. */
+    const char *was = oshm_routine_wait_enter("shmem_init");
+    int rc = setup(requested);
+    oshm_routine_restore(was);
+    if (rc != 0) {
         fprintf(stderr, "shmem: start-up failed\n");
         return -1;
     }
@@ -160,6 +166,7 @@ OSHM_FN(void, shmem_finalize, (void))
         shmem_barrier_all();
         return;
     }
+    const char *was = oshm_routine_wait_enter("shmem_finalize");
 #ifdef OSHM_HAVE_DEVICE
     /* Kernels still running may still talk to other PEs. */
     device_fini();
@@ -183,13 +190,8 @@ OSHM_FN(void, shmem_finalize, (void))
     oshm_symdata_fini();
     oshm_heap_fini_kind(&oshm_device_heap);
     oshm_heap_fini();
+    oshm_routine_restore(was);
     fflush(stdout);
 }
 
-OSHM_FN(void, shmem_global_exit, (int status))
-{
-    fflush(NULL);
-    if (oshm_boot.ops)
-        oshm_boot.ops->abort(status, "shmem_global_exit");
-    exit(status);
-}
+OSHM_FN(void, shmem_global_exit, (int status)) { oshm_boot_global_exit(status); }

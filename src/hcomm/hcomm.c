@@ -285,14 +285,18 @@ static int open_backends(const struct hcomm_config *cfg, int nodes, const struct
 
 /* Every PE reaches its own memory and same-node peers' through the local
  * backend (unless SHMEM_TRANSPORT forces the network), every other PE
- * through the network. When a network backend is open, every AMO and signal
- * goes through it, even to this PE: a NIC's atomics are atomic only among
- * themselves, never with a CPU's on the same word. */
+ * through the network. AMOs and signals follow the same paths, unless the
+ * network's atomics may be a NIC's (docs/multinode.md, "The AMO rule"):
+ * those are atomic only among themselves, never with a CPU's on the same
+ * word, so then every AMO and signal goes through the network, even to
+ * this PE. */
 static int connect_all(void)
 {
     bool local_peers = !network_only();
+    hcomm.node_mapped = local_peers;
     int net = hcomm.n_backends > 1 ? 1 : -1;
-    hcomm.amo_over_network = net >= 0;
+    const struct backend_ops *nops = net >= 0 ? hcomm.backend[net] : NULL;
+    hcomm.amo_over_network = nops && !(nops->cpu_atomics && nops->cpu_atomics());
     for (int p = 0; p < hcomm.n_pes; p++) {
         struct hcomm_ep *ep = &hcomm.eps[p];
         ep->pe = p;
@@ -305,7 +309,7 @@ static int connect_all(void)
         if (net >= 0 && connect_peer(net, ep) != 0)
             return -1;
         ep->rma = (uint8_t)(rma >= 0 ? rma : net);
-        ep->amo = (uint8_t)(net >= 0 ? net : 0);
+        ep->amo = (uint8_t)(hcomm.amo_over_network ? net : ep->rma);
         ep->rma_ops = hcomm.backend[ep->rma];
         ep->amo_ops = hcomm.backend[ep->amo];
         ep->rma_peer = ep->peer[ep->rma];

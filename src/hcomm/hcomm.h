@@ -125,6 +125,7 @@ struct hcomm_domain {
      * exchange. */
     bool shared_somewhere;
     int *node_of;            /* node index of each PE (0-based, in order of first PE) */
+    bool node_mapped;        /* PEs of a node map each other (not SHMEM_TRANSPORT=ucx/ofi) */
     pid_t *pid_of;
     struct backend_seg seg[HCOMM_MAX_SEGS];
     struct hcomm_ep *eps;    /* one per PE, including this one */
@@ -179,6 +180,11 @@ static inline struct hcomm_ep *hcomm_ep_of(int pe, const char *routine)
         hcomm_bad_pe(pe, routine);
     return &hcomm.eps[pe];
 }
+
+/* Which PEs map each other's memory: those of one node, unless
+ * SHMEM_TRANSPORT sends everything through the network (then each PE is a
+ * group of its own). The same answer on every PE. */
+static inline int hcomm_map_group(int pe) { return hcomm.node_mapped ? hcomm.node_of[pe] : -1 - pe; }
 
 /* True when this PE reaches PE's memory with plain loads and stores. */
 static inline bool hcomm_load_store(int pe)
@@ -305,6 +311,20 @@ static inline void hcomm_signal(struct hcomm_channel *ch, uint64_t *sig, uint64_
     ep->amo_ops->signal(ch->bch[ep->amo], ep->amo_peer, seg, off, value,
                         (enum backend_signal_op)op);
 }
+
+/* LEN bytes of SRC to PE's DEST (symmetric), and PE's *SIG grows by
+ * hcomm_notify_units(LEN) once all of them are visible: over a network as
+ * few messages as the backend allows (each of its notifies carries a piece
+ * and adds that piece's length), else a put and one signal. For the
+ * library's own protocols: not ordered with CH's other operations (fence
+ * first where that matters), and complete, at quiet, only as far as this PE
+ * goes: the signal is what the target waits for. SRC may be reused on
+ * return. */
+void hcomm_notify(struct hcomm_channel *ch, void *dest, const void *src, size_t len,
+                  uint64_t *sig, int pe, const char *routine);
+
+/* What a notify of LEN bytes adds to its signal word. */
+static inline int64_t hcomm_notify_units(size_t len) { return len ? (int64_t)len : 1; }
 
 static inline uint64_t hcomm_amo(struct hcomm_channel *ch, void *dest, size_t size,
                                  enum hcomm_amo_op op, uint64_t operand, uint64_t compare,

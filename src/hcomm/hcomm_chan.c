@@ -135,3 +135,31 @@ void hcomm_threads_begin(void)
             hcomm.backend[b]->chan_share(ch->bch[b]);
     ch->mode = HCOMM_CHAN_SHARED;
 }
+
+void hcomm_notify(struct hcomm_channel *ch, void *dest, const void *src, size_t len,
+                  uint64_t *sig, int pe, const char *routine)
+{
+    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    const struct backend_ops *ops = ep->amo_ops;
+    /* Notifies: the AMO path is the network's (dest and the signal are on
+     * the same path), and its notify's CPU atomic is atomic with the other
+     * AMOs on that word (not where a NIC does them). */
+    if (!ep->dual && ops->notify && !hcomm.amo_over_network) {
+        int seg = 0, sig_seg;
+        size_t off = len ? hcomm_offset(dest, len, &seg, pe, routine) : 0;
+        size_t sig_off = hcomm_offset(sig, sizeof *sig, &sig_seg, pe, routine);
+        hcomm_unbatch(ch);
+        hcomm_mark(ch, ep->amo);
+        size_t at = 0;
+        do {
+            size_t n = len - at < ops->notify_max ? len - at : ops->notify_max;
+            ops->notify(ch->bch[ep->amo], ep->amo_peer, seg, off + at, (const char *)src + at, n,
+                        sig_seg, sig_off, (uint64_t)hcomm_notify_units(n), BACKEND_SIGNAL_ADD);
+            at += n;
+        } while (at < len);
+        return;
+    }
+    if (len)
+        hcomm_put(ch, dest, src, len, pe, false, routine);
+    hcomm_signal(ch, sig, (uint64_t)hcomm_notify_units(len), HCOMM_SIGNAL_ADD, pe, routine);
+}

@@ -29,8 +29,10 @@ extern struct oshm_heap oshm_heap;        /* shmem_malloc's */
 extern struct oshm_heap oshm_device_heap; /* device memory (src/device) */
 
 /* Bytes of the host heap the library keeps for itself (the teams' sync
- * words), on top of SHMEM_SYMMETRIC_SIZE. */
-#define OSHM_INTERNAL_HEAP_SIZE ((size_t)1 << 20)
+ * words and their receive space for network reductions, 64 KiB a team
+ * slot, taken only by the teams that use it), on top of
+ * SHMEM_SYMMETRIC_SIZE. */
+#define OSHM_INTERNAL_HEAP_SIZE ((size_t)8 << 20)
 
 /* Reserves LEAD + SIZE bytes (each rounded up to 2 MiB); KIND is the kind
  * of physical memory behind them. The program's shmem_align may ask for any

@@ -4,6 +4,7 @@
 
 #include "hcomm/hcomm.h"
 #include "team/coll.h"
+#include "team/coll_nodes.h"
 #include "util/spin.h"
 
 void oshm_wait_i64_ge(const int64_t *word, int64_t value)
@@ -24,28 +25,74 @@ int64_t oshm_wait_i64_ne(const int64_t *word, int64_t value)
     return v;
 }
 
+#define CH (&hcomm.default_channel)
+
+/* Adds one to WORD on world PE PE: one message over a network, no fence (a
+ * barrier orders nothing; shmem_barrier has quieted first). */
+static void post(int64_t *word, int pe)
+{
+    hcomm_notify(CH, NULL, NULL, 0, (uint64_t *)word, pe, "barrier");
+}
+
+void oshm_take_i64(int64_t *word, int64_t idle, int64_t units)
+{
+    oshm_wait_i64_ge(word, idle + units);
+    hcomm_amo(CH, word, sizeof *word, HCOMM_AMO_ADD, (uint64_t)-units, 0, hcomm.my_pe,
+              "collective");
+}
+
 /* Central: see barrier.h. The arrival word returns to idle before anyone
  * is released, so the next barrier finds it ready. */
 static void barrier_central(const struct oshm_pe_set *set)
 {
-    struct hcomm_channel *ch = &hcomm.default_channel;
     int64_t *arrive = &set->sync[OSHM_SYNC_ARRIVE_WORD];
     int64_t *release = &set->sync[OSHM_SYNC_RELEASE_WORD];
     int root = oshm_set_pe(set, 0);
-    int64_t before = (int64_t)hcomm_amo(ch, arrive, sizeof *arrive, HCOMM_AMO_FETCH_ADD, 1, 0, root,
-                                        "barrier");
+    int64_t before = (int64_t)hcomm_amo(CH, arrive, sizeof *arrive, HCOMM_AMO_FETCH_ADD, 1, 0,
+                                        root, "barrier");
     if (before == set->idle + set->size - 1) {
-        hcomm_amo(ch, arrive, sizeof *arrive, HCOMM_AMO_ADD, (uint64_t)-(int64_t)set->size, 0, root,
-                  "barrier");
+        hcomm_amo(CH, arrive, sizeof *arrive, HCOMM_AMO_ADD, (uint64_t)-(int64_t)set->size, 0,
+                  root, "barrier");
         for (int i = 0; i < set->size; i++)
             if (i != set->my_index)
-                hcomm_signal(ch, (uint64_t *)release, 1, HCOMM_SIGNAL_ADD, oshm_set_pe(set, i),
-                             "barrier");
+                post(release, oshm_set_pe(set, i));
     } else {
-        oshm_wait_i64_ge(release, set->idle + 1);
-        hcomm_amo(ch, release, sizeof *release, HCOMM_AMO_ADD, (uint64_t)-1, 0, hcomm.my_pe,
-                  "barrier");
+        oshm_take_i64(release, set->idle, 1);
     }
+}
+
+/* Dissemination over the N PEs that INDEX (set indices) lists, this PE being
+ * number ME among them: in round k each signals the one 2^k places ahead
+ * and waits for the one 2^k behind, on word k of the barrier words. */
+static void dissemination(const struct oshm_pe_set *set, const int *index, int n, int me)
+{
+    for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
+        int to = (me + dist) % n;
+        int64_t *word = &set->sync[k];
+        post(word, oshm_set_pe(set, index ? index[to] : to));
+        oshm_take_i64(word, set->idle, 1);
+    }
+}
+
+/* Node-aware: the PEs of each node arrive at their leader (one add each on
+ * its arrival word, one wait), the leaders run a dissemination among
+ * themselves over the network, and each leader releases its node's PEs
+ * (an add on each one's release word). Only leaders touch the dissemination
+ * words, only a node's PEs its arrival and release words. */
+static void barrier_nodes(const struct oshm_pe_set *set, const struct oshm_set_nodes *n)
+{
+    int64_t *arrive = &set->sync[OSHM_SYNC_ARRIVE_WORD];
+    int64_t *release = &set->sync[OSHM_SYNC_RELEASE_WORD];
+    if (n->local_rank > 0) {
+        post(arrive, oshm_set_pe(set, n->local[0]));
+        oshm_take_i64(release, set->idle, 1);
+        return;
+    }
+    if (n->n_local > 1)
+        oshm_take_i64(arrive, set->idle, n->n_local - 1);
+    dissemination(set, n->leader, n->n_leaders, n->leader_rank);
+    for (int i = 1; i < n->n_local; i++)
+        post(release, oshm_set_pe(set, n->local[i]));
 }
 
 void oshm_barrier_sync(const struct oshm_pe_set *set)
@@ -53,18 +100,17 @@ void oshm_barrier_sync(const struct oshm_pe_set *set)
     oshm_coll_settle();
     if (set->size <= 1)
         return;
-    if (oshm_oversubscribed) {
+    struct oshm_set_nodes nodes;
+    if (oshm_set_nodes(set, &nodes)) {
+        barrier_nodes(set, &nodes);
+        return;
+    }
+    /* Where PEs share cores, one wait per PE beats log2(n) of them; over a
+     * network the dissemination's log2(n) one-way messages beat a round trip
+     * to the root and its n - 1 releases. */
+    if ((oshm_oversubscribed && nodes.all_mapped) || set->size > 1 << OSHM_BARRIER_MAX_ROUNDS) {
         barrier_central(set);
         return;
     }
-    struct hcomm_channel *ch = &hcomm.default_channel;
-    for (int k = 0, dist = 1; dist < set->size; k++, dist <<= 1) {
-        int to = (set->my_index + dist) % set->size;
-        int64_t *word = &set->sync[k];
-        hcomm_signal(ch, (uint64_t *)word, 1, HCOMM_SIGNAL_ADD, oshm_set_pe(set, to), "barrier");
-        oshm_wait_i64_ge(word, set->idle + 1);
-        /* Through hcomm, like the peer's add: a backend's atomics are atomic
-         * only among themselves. */
-        hcomm_amo(ch, word, sizeof *word, HCOMM_AMO_ADD, (uint64_t)-1, 0, hcomm.my_pe, "barrier");
-    }
+    dissemination(set, NULL, set->size, set->my_index);
 }

@@ -19,12 +19,15 @@
 #ifndef OSHM_TEAM_BARRIER_H
 #define OSHM_TEAM_BARRIER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#define OSHM_BARRIER_MAX_ROUNDS 32
-/* Steps of recursive doubling and Bruck (sets up to 2^20 PEs; larger: a ring),
- * sized so that the words fit a user's pSync (SHMEM_*_SYNC_SIZE, 64). */
-#define OSHM_COLL_MAX_STEPS 20
+/* Rounds of a dissemination barrier: sets of up to 2^20 PEs. */
+#define OSHM_BARRIER_MAX_ROUNDS 20
+/* Steps of recursive doubling, halving and Bruck (sets up to 2^17 PEs;
+ * larger: a ring, or a reduction without them), sized so that the words
+ * fit a user's pSync (SHMEM_*_SYNC_SIZE, 64). */
+#define OSHM_COLL_MAX_STEPS 17
 
 /* Symmetric words a set of PEs synchronizes through. */
 struct oshm_sync_words {
@@ -37,6 +40,11 @@ struct oshm_sync_words {
     int64_t request[2]; /* SHMEM_DEBUG: this PE's size and alignment of a symmetric allocation */
     int64_t step[OSHM_COLL_MAX_STEPS]; /* fcollect: recursive doubling and Bruck, a word a step; step[0]: the ring */
     int64_t staged; /* small reduction: peers whose source is staged */
+    /* Reductions over a network (coll_net.c): a word per step of recursive
+     * halving and doubling (one partner per step, in both directions), and
+     * the word of the fold that makes a power of two of the PEs. */
+    int64_t rstep[OSHM_COLL_MAX_STEPS];
+    int64_t fold;
 };
 
 /* Device collectives' words (src/device/coll.c), counters like the
@@ -63,6 +71,15 @@ struct oshm_pe_set {
     int my_index;  /* position of this PE in the set */
     int64_t *sync; /* OSHM_SYNC_WORDS words, symmetric across the set */
     int64_t idle;  /* the value of a sync word nobody is using */
+    /* Symmetric receive space for the network reductions (coll_net.c): a
+     * team's own, an active set's pWrk; NULL where there is none. */
+    void *scratch;
+    size_t scratch_bytes;
+    /* A team's count of the calls that used it (this PE's own, and the
+     * same on every member, since members call alike): which half of the
+     * scratch a call receives in. NULL for an active set, whose program
+     * takes its pWrk arrays in turn itself. */
+    uint32_t *calls;
 };
 
 #define OSHM_SYNC_WORDS (sizeof(struct oshm_sync_words) / sizeof(int64_t))
@@ -74,7 +91,16 @@ struct oshm_pe_set {
 #define OSHM_SYNC_REQUEST_WORD (OSHM_BARRIER_MAX_ROUNDS + 5)
 #define OSHM_SYNC_STEP_WORD (OSHM_BARRIER_MAX_ROUNDS + 7)
 #define OSHM_SYNC_STAGED_WORD (OSHM_SYNC_STEP_WORD + OSHM_COLL_MAX_STEPS)
+#define OSHM_SYNC_RSTEP_WORD (OSHM_SYNC_STAGED_WORD + 1)
+#define OSHM_SYNC_FOLD_WORD (OSHM_SYNC_RSTEP_WORD + OSHM_COLL_MAX_STEPS)
 _Static_assert(OSHM_SYNC_WORDS <= 64, "sync words must fit SHMEM_SYNC_SIZE (64) longs");
+_Static_assert(offsetof(struct oshm_sync_words, step) == OSHM_SYNC_STEP_WORD * sizeof(int64_t) &&
+                   offsetof(struct oshm_sync_words, staged) ==
+                       OSHM_SYNC_STAGED_WORD * sizeof(int64_t) &&
+                   offsetof(struct oshm_sync_words, rstep) ==
+                       OSHM_SYNC_RSTEP_WORD * sizeof(int64_t) &&
+                   offsetof(struct oshm_sync_words, fold) == OSHM_SYNC_FOLD_WORD * sizeof(int64_t),
+               "the word numbers follow struct oshm_sync_words");
 
 /* The device words of a team's set (never of an active set's pSync). */
 static inline struct oshm_device_sync_words *oshm_set_device_words(const struct oshm_pe_set *set)
@@ -93,6 +119,10 @@ void oshm_barrier_sync(const struct oshm_pe_set *set);
 
 /* Waits until *WORD >= VALUE, spinning briefly and then yielding. */
 void oshm_wait_i64_ge(const int64_t *word, int64_t value);
+/* Waits until this PE's *WORD holds IDLE + UNITS, and takes them back
+ * (through hcomm, like the peers' adds: a backend's atomics are atomic only
+ * among themselves). */
+void oshm_take_i64(int64_t *word, int64_t idle, int64_t units);
 /* Waits until *WORD != VALUE and returns what it holds. */
 int64_t oshm_wait_i64_ne(const int64_t *word, int64_t value);
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "hcomm/hcomm.h"
+#include "team/coll_net.h"
 
 #define CH (&hcomm.default_channel)
 
@@ -130,6 +131,13 @@ static void collect_staged(const struct oshm_pe_set *s, void *dest, const void *
 void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                   enum oshm_coll_form form)
 {
+    /* Over a network: sizes, then blocks, each to every PE at once
+     * (coll_net.h), where a team has room for the sizes. */
+    if (form == OSHM_COLL_TEAM && oshm_net_set(s) && s->scratch &&
+        (size_t)s->size * sizeof(int64_t) <= s->scratch_bytes) {
+        oshm_net_collect(s, dest, source, bytes, s->scratch, form);
+        return;
+    }
     if (collect_stageable(s)) {
         collect_staged(s, dest, source, bytes);
         return;
@@ -151,6 +159,10 @@ void oshm_collect(const struct oshm_pe_set *s, void *dest, const void *source, s
 void oshm_alltoall(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                    enum oshm_coll_form form)
 {
+    if (oshm_net_set(s)) {
+        oshm_net_alltoall(s, dest, source, bytes, form);
+        return;
+    }
     start(s, form);
     put_to_all(s, (char *)dest + (size_t)s->my_index * bytes, source, bytes, bytes, "alltoall");
     finish(s, form);

@@ -3,6 +3,9 @@
 #include <string.h>
 
 #include "hcomm/hcomm.h"
+#include "team/coll_hier.h"
+#include "team/coll_net.h"
+#include "team/coll_nodes.h"
 
 #define CH (&hcomm.default_channel)
 
@@ -113,12 +116,33 @@ static void bcast_push(const struct oshm_pe_set *s, void *dest, const void *sour
         take(done, s->idle, n - 1);
 }
 
+/* Over a network (coll_net.h): a tree of notifies, or scatter and ring;
+ * node-aware where nodes hold several PEs. A team's dests and words may
+ * still be in use by its previous collective: a barrier first. */
+static void bcast_net(const struct oshm_pe_set *s, const struct oshm_set_nodes *nodes, bool pays,
+                      void *dest, const void *source, size_t bytes, int root,
+                      enum oshm_coll_form form)
+{
+    if (form == OSHM_COLL_TEAM)
+        oshm_barrier_sync(s);
+    if (pays) {
+        oshm_hier_bcast(s, nodes, root, dest, source, bytes, form);
+        return;
+    }
+    struct oshm_net_group g = {.index = NULL, .n = s->size, .me = s->my_index};
+    oshm_net_bcast(s, &g, root, dest, source, bytes, &s->sync[OSHM_SYNC_RELEASE_WORD], form);
+}
+
 void oshm_broadcast(const struct oshm_pe_set *s, void *dest, const void *source, size_t bytes,
                     int root, enum oshm_coll_form form)
 {
     oshm_coll_settle();
+    struct oshm_set_nodes nodes;
+    bool pays = s->size > 1 && oshm_set_nodes(s, &nodes);
     if (s->size > 1) {
-        if (form == OSHM_COLL_ACTIVE_SET && bytes <= OSHM_BCAST_PUSH_MAX_BYTES)
+        if (!nodes.all_mapped)
+            bcast_net(s, &nodes, pays, dest, source, bytes, root, form);
+        else if (form == OSHM_COLL_ACTIVE_SET && bytes <= OSHM_BCAST_PUSH_MAX_BYTES)
             bcast_push(s, dest, source, bytes, root);
         else
             bcast_pull(s, dest, source, bytes, root);

@@ -51,15 +51,16 @@ static void take_back(int64_t *word, int64_t units)
     hcomm_amo(CH, word, sizeof *word, HCOMM_AMO_ADD, (uint64_t)-units, 0, hcomm.my_pe, "fcollect");
 }
 
-/* Puts BYTES at AT of index J's dest (the same offset) and then adds one to
- * J's WORD; the signal lands after the data. */
+/* BYTES at AT of index J's dest (the same offset), announced on J's WORD:
+ * a notify, the data and its signal in one message over a network; the
+ * word grows by units(BYTES) once the data is there. */
 static void pass(const struct oshm_pe_set *s, void *at, const void *from, size_t bytes,
                  int64_t *word, int j)
 {
-    int pe = oshm_set_pe(s, j);
-    hcomm_put(CH, at, from, bytes, pe, true, "fcollect");
-    hcomm_signal(CH, (uint64_t *)word, 1, HCOMM_SIGNAL_ADD, pe, "fcollect");
+    hcomm_notify(CH, at, from, bytes, (uint64_t *)word, oshm_set_pe(s, j), "fcollect");
 }
+
+static int64_t units(size_t bytes) { return hcomm_notify_units(bytes); }
 
 /* Step k: the PEs of each aligned group of 2^(k+1) swap halves, so after
  * step k a PE holds the blocks of its group of 2^(k+1). One signal word per
@@ -76,11 +77,11 @@ void oshm_fcollect_rdbl(const struct oshm_pe_set *s, void *dest, const void *sou
         char *half = d + (size_t)(me & ~(m - 1)) * bytes;
         int64_t *word = &s->sync[OSHM_SYNC_STEP_WORD + steps];
         pass(s, half, half, (size_t)m * bytes, word, me ^ m);
-        await(word, s->idle, 1);
+        await(word, s->idle, units((size_t)m * bytes));
     }
     hcomm_quiet(CH); /* the caller may change source (or dest) once this returns */
-    for (int k = 0; k < steps; k++)
-        take_back(&s->sync[OSHM_SYNC_STEP_WORD + k], 1);
+    for (int k = 0, m = 1; k < steps; k++, m <<= 1)
+        take_back(&s->sync[OSHM_SYNC_STEP_WORD + k], units((size_t)m * bytes));
 }
 
 /* Bruck: any PE count in ceil(log2 n) steps. During the call, slot j of a
@@ -100,11 +101,12 @@ void oshm_fcollect_bruck(const struct oshm_pe_set *s, void *dest, const void *so
         int count = m < n - m ? m : n - m;
         int64_t *word = &s->sync[OSHM_SYNC_STEP_WORD + steps];
         pass(s, d + (size_t)m * bytes, d, (size_t)count * bytes, word, (me - m + n) % n);
-        await(word, s->idle, 1);
+        await(word, s->idle, units((size_t)count * bytes));
     }
     hcomm_quiet(CH);
-    for (int k = 0; k < steps; k++)
-        take_back(&s->sync[OSHM_SYNC_STEP_WORD + k], 1);
+    for (int k = 0, m = 1; k < steps; k++, m <<= 1)
+        take_back(&s->sync[OSHM_SYNC_STEP_WORD + k],
+                  units((size_t)(m < n - m ? m : n - m) * bytes));
     if (me == 0)
         return;
     size_t total = (size_t)n * bytes, head = (size_t)me * bytes;
@@ -127,8 +129,8 @@ void oshm_fcollect_ring(const struct oshm_pe_set *s, void *dest, const void *sou
     for (int t = 0; t < n - 1; t++) {
         char *block = d + (size_t)((me - t + n) % n) * bytes;
         pass(s, block, block, bytes, word, next);
-        await(word, s->idle, t + 1);
+        await(word, s->idle, (t + 1) * units(bytes));
     }
     hcomm_quiet(CH);
-    take_back(word, n - 1);
+    take_back(word, (n - 1) * units(bytes));
 }

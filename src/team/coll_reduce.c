@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "hcomm/hcomm.h"
+#include "team/coll_hier.h"
+#include "team/coll_net.h"
+#include "team/coll_nodes.h"
 #include "util/spin.h"
 
 #define CH (&hcomm.default_channel)
@@ -202,6 +205,26 @@ static void reduce_scatter_allgather(const struct oshm_pe_set *s, void *dest, co
     oshm_barrier_sync(s);
 }
 
+/* Over a network (coll_net.h, coll_hier.h), where the set has receive
+ * space of its own (a team's, an active set's pWrk) big enough for the
+ * steps' words: true when done. */
+static bool reduce_net(const struct oshm_pe_set *s, void *dest, const void *source,
+                       size_t nreduce, size_t elem, oshm_combine_fn combine)
+{
+    struct oshm_set_nodes nodes;
+    bool pays = oshm_set_nodes(s, &nodes);
+    if (nodes.all_mapped || !s->scratch ||
+        s->scratch_bytes < (size_t)(4 * OSHM_COLL_MAX_STEPS + 4) * elem)
+        return false;
+    if (pays) {
+        oshm_hier_allreduce(s, &nodes, dest, source, nreduce, elem, combine);
+        return true;
+    }
+    struct oshm_net_group g = {.index = NULL, .n = s->size, .me = s->my_index};
+    oshm_net_allreduce(s, &g, dest, source, nreduce, elem, combine);
+    return true;
+}
+
 void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, size_t nreduce,
                  size_t elem, oshm_combine_fn combine)
 {
@@ -212,6 +235,8 @@ void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, si
             memmove(dest, source, nreduce * elem);
         return;
     }
+    if (reduce_net(s, dest, source, nreduce, elem, combine))
+        return;
     bool staged = stageable(s, nreduce * elem);
     if (staged && nreduce * elem <= OSHM_REDUCE_PUSH_MAX_BYTES &&
         hcomm.n_pes <= OSHM_REDUCE_STAGE_MAX_PES)

@@ -7,6 +7,7 @@
 #include "hcomm/hcomm.h"
 #include "heap/heap.h"
 #include "team/coll.h"
+#include "team/coll_net.h"
 #include "util/log.h"
 #include "util/spin.h"
 
@@ -14,6 +15,11 @@ struct shmem_team_impl shmem_team_world_impl;
 struct shmem_team_impl shmem_team_shared_impl;
 
 static struct oshm_team_words *pool;  /* OSHM_TEAM_SLOTS, symmetric */
+/* Each slot's receive space for network reductions (coll_net.h), symmetric;
+ * never cleared: its pages are taken only by the teams that use it. */
+static char *pool_scratch;
+
+static void *slot_scratch(int slot) { return pool_scratch + (size_t)slot * OSHM_NET_TEAM_SCRATCH; }
 struct oshm_pe_set oshm_device_world;
 /* The teams the program created and has not destroyed: the last
  * shmem_finalize destroys them (threads may create teams at once). */
@@ -26,6 +32,9 @@ int oshm_teams_init(void)
     if (!pool)
         return -1;
     memset(pool, 0, sizeof *pool * OSHM_TEAM_SLOTS);
+    pool_scratch = oshm_heap_alloc((size_t)OSHM_TEAM_SLOTS * OSHM_NET_TEAM_SCRATCH, 4096);
+    if (!pool_scratch)
+        return -1;
     struct oshm_coll_deferred_words *deferred = oshm_heap_alloc(sizeof *deferred, 64);
     if (!deferred)
         return -1;
@@ -33,10 +42,12 @@ int oshm_teams_init(void)
     oshm_coll_deferred_init(deferred);
     int n = hcomm.n_pes, me = hcomm.my_pe;
     shmem_team_world_impl = (struct shmem_team_impl){
-        .set = {.start = 0, .stride = 1, .size = n, .my_index = me, .sync = (int64_t *)&pool[0].sync},
+        .set = {.start = 0, .stride = 1, .size = n, .my_index = me, .sync = (int64_t *)&pool[0].sync,
+                .scratch = slot_scratch(0), .scratch_bytes = OSHM_NET_TEAM_SCRATCH},
         .slot = 0,
         .predefined = true,
     };
+    shmem_team_world_impl.set.calls = &shmem_team_world_impl.net_calls;
     /* The PEs whose memory this PE maps (those of this node, unless UCX is
      * forced): an arithmetic run of world PEs when the launcher places PEs
      * by node in blocks or round-robin. */
@@ -54,18 +65,23 @@ int oshm_teams_init(void)
         count++;
     }
     struct oshm_pe_set shared = {.start = first, .stride = second > 0 ? second - first : 1,
-                                 .size = count, .sync = (int64_t *)&pool[1].sync};
+                                 .size = count, .sync = (int64_t *)&pool[1].sync,
+                                 .scratch = slot_scratch(1), .scratch_bytes = OSHM_NET_TEAM_SCRATCH};
     if (!arithmetic) {
         oshm_warn("the PEs that share memory with this one are not evenly spaced; "
                   "SHMEM_TEAM_SHARED holds this PE only");
-        shared = (struct oshm_pe_set){.start = me, .stride = 1, .size = 1, .sync = shared.sync};
+        shared = (struct oshm_pe_set){.start = me, .stride = 1, .size = 1, .sync = shared.sync,
+                                      .scratch = shared.scratch,
+                                      .scratch_bytes = shared.scratch_bytes};
     }
     shared.my_index = (me - shared.start) / shared.stride;
     shmem_team_shared_impl = (struct shmem_team_impl){.set = shared, .slot = 1, .predefined = true};
+    shmem_team_shared_impl.set.calls = &shmem_team_shared_impl.net_calls;
     /* Kernels synchronize on their own words, so that a kernel's barrier
      * never meets the host's (src/device). */
     oshm_device_world = shmem_team_world_impl.set;
     oshm_device_world.sync = (int64_t *)&pool[2].sync;
+    oshm_device_world.scratch = slot_scratch(2);
     oshm_team_slots_init(7); /* slots 0, 1 and 2 */
     oshm_oversubscribed = hcomm.oversubscribed;
     return 0;
@@ -107,7 +123,10 @@ shmem_team_t oshm_team_new(int start, int stride, int size, int slot,
     if (!t)
         oshm_fatal("out of memory creating a team");
     t->set = (struct oshm_pe_set){.start = start, .stride = stride, .size = size,
-                                  .my_index = index, .sync = (int64_t *)&pool[slot].sync};
+                                  .my_index = index, .sync = (int64_t *)&pool[slot].sync,
+                                  .scratch = slot_scratch(slot),
+                                  .scratch_bytes = OSHM_NET_TEAM_SCRATCH,
+                                  .calls = &t->net_calls};
     t->slot = slot;
     if (config && (config_mask & SHMEM_TEAM_NUM_CONTEXTS))
         t->config.num_contexts = config->num_contexts;

@@ -20,6 +20,7 @@
 
 struct shmem_team_impl {
     struct oshm_pe_set set;    /* world PE numbers; my_index -1 if not a member */
+    uint32_t net_calls;        /* set.calls points here */
     shmem_team_config_t config;
     int slot;
     bool predefined;

@@ -146,6 +146,19 @@ struct backend_ops {
      * PE through this backend (put-with-signal). */
     void (*signal)(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
                    uint64_t value, enum backend_signal_op op);
+    /* A small put and a signal as one message, where the backend has such
+     * a thing (UCX's active messages): LEN bytes (at most NOTIFY_MAX) from
+     * SRC to P's segment SEG at OFF, then VALUE added to or set into P's
+     * 64-bit word at SIG_SEG, SIG_OFF, both applied by the target in its
+     * progress, the data first; atomic with this backend's AMOs only where
+     * cpu_atomics says so. Not ordered with the channel's other operations,
+     * and complete at quiet only as far as this PE goes: the signal is how
+     * the target learns it arrived (the library's collectives, which wait
+     * on it). SRC may be reused on return. NULL: hcomm puts, then signals. */
+    void (*notify)(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                   const void *src, size_t len, int sig_seg, size_t sig_off, uint64_t value,
+                   enum backend_signal_op op);
+    size_t notify_max;
     /* OP on the 4- or 8-byte word; the old value for fetching operations.
      * Atomic with respect to this backend's AMOs from any PE. */
     uint64_t (*amo)(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
@@ -166,6 +179,14 @@ struct backend_ops {
     unsigned (*progress)(void);
     /* How the backend reaches PE, for diagnostics ("tcp", "posix", ...). */
     const char *(*describe)(struct backend_peer *p);
+
+    /* Whether the AMOs that peers post through this backend to this PE's
+     * memory are carried out by a CPU with its atomic instructions (UCX's
+     * software emulation at the target over tcp, its shared-memory
+     * transports), and so are atomic with this PE's own CPU atomics on the
+     * same word; false where a NIC may do them (InfiniBand, RoCE). Asked
+     * once the backend is open; NULL: false. */
+    bool (*cpu_atomics)(void);
 
     /* ---- SHMEM_TRANSPORT=auto between network backends ----
      * What this backend would reach other nodes with: at most MAX names

@@ -77,12 +77,20 @@
       "the srun command oshrun hands a launch to inside a Slurm allocation")                    \
     X(OSHRUN_VERBOSE, oshrun_verbose, FLAG, USER, "0", "", "", "oshrun",                        \
       "oshrun says how it launches (the srun command inside Slurm)")                            \
+    X(SHMEM_TIMEOUT, timeout, UINT, USER, "0", "0..100000000", "", "oshrun",                    \
+      "oshrun ends a job still running after this many seconds, naming each PE still running " \
+      "and the routine it is in (0: no limit); --timeout overrides it")                        \
+    X(SHMEM_HEARTBEAT, heartbeat, UINT, USER, "0", "0..100000", "", "oshrun",                   \
+      "oshrun ends the job when a PE has not answered for this many seconds (stopped, or its " \
+      "node hangs); 0: not watched; --heartbeat overrides it")                                  \
     X(OSHRUN_ADDR, oshrun_addr, STRING, LAUNCH, "", "", "", "boot",                             \
       "where a PE reaches the oshrun that started it")                                          \
     X(OSHRUN_SECRET, oshrun_secret, STRING, LAUNCH, "", "", "", "boot",                         \
       "the job's secret, proving a PE to oshrun")                                               \
     X(OSHRUN_SECRET_FD, oshrun_secret_fd, STRING, LAUNCH, "", "", "", "boot",                   \
       "the descriptor a remote PE reads the job's secret from")                                 \
+    X(OSHRUN_JOB, oshrun_job, STRING, LAUNCH, "", "", "", "boot",                               \
+      "the job's public id, which oshrun's challenge must name")                                \
     X(OSHRUN_RANK, oshrun_rank, STRING, LAUNCH, "", "", "", "boot", "the PE's number")          \
     X(OSHRUN_SIZE, oshrun_size, STRING, LAUNCH, "", "", "", "boot", "the number of PEs")        \
     X(PMIX_NAMESPACE, pmix_namespace, STRING, LAUNCH, "", "", "", "boot",                       \

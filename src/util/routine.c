@@ -1,3 +1,3 @@
 #include "util/routine.h"
 
-_Thread_local const char *oshm_routine;
+_Thread_local _Atomic(const char *) oshm_routine;

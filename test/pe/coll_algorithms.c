@@ -5,7 +5,9 @@
  * logPE_stride 0 and 1. Every result is checked against a value computed
  * here from the specification's definition; dest is filled with a marker
  * first, so a block that nobody wrote shows.
- *   broadcast  every root, sizes around 8 KiB; the active-set form leaves
+ *   broadcast  every root, sizes around 4 KiB (a network notify's most),
+ *              8 KiB and 16 KiB (the network's tree and scatter); the
+ *              active-set form leaves
  *              the root's dest alone, the team form fills it; team calls
  *              back to back with changing roots and no barrier between;
  *   reduce     every operator on long (team and _to_all forms), a few
@@ -205,8 +207,9 @@ static void check_broadcast(const struct set *s, size_t nbytes, int bits)
 
 static void run_broadcasts(const struct set *s)
 {
-    /* Around 8 KiB, in 32- and 64-bit elements, and well above it. */
-    static const size_t sizes[] = {0, 8, 8184, 8192, 8200, 65536};
+    /* Around 4, 8 and 16 KiB, in 32- and 64-bit elements, and well above. */
+    static const size_t sizes[] = {0, 8, 4088, 4096, 4104, 8184, 8192, 8200, 16376, 16384, 16392,
+                                   65536};
     for (size_t k = 0; k < (quick ? 2 : sizeof sizes / sizeof *sizes); k++) {
         check_broadcast(s, sizes[k], 64);
         if (!s->team_form)

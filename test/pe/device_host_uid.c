@@ -154,14 +154,18 @@ int main(int argc, char **argv)
     /* Not started by oshrun: nothing of a launcher in the environment. */
     unsetenv("OSHRUN_ADDR");
     int nout = n - 1 + stranger;
-    int (*pipes)[2] = calloc((size_t)nout + 1, sizeof *pipes);
-    int *outs = calloc((size_t)nout + 1, sizeof *outs);
+    /* Static: the forked ranks exit holding them (LeakSanitizer). */
+    static int (*pipes)[2];
+    static int *outs;
+    static pid_t *pids;
+    pipes = calloc((size_t)nout + 1, sizeof *pipes);
+    outs = calloc((size_t)nout + 1, sizeof *outs);
     for (int i = 0; i < nout; i++) {
         if (pipe(pipes[i]) != 0)
             return 2;
         outs[i] = pipes[i][1];
     }
-    pid_t *pids = calloc((size_t)n, sizeof *pids);
+    pids = calloc((size_t)n, sizeof *pids);
     pids[0] = start(0, n, -1, outs, nout, 0);
     int failed = 0;
     if (stranger) {

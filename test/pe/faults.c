@@ -2,6 +2,7 @@
  * must produce (exit status and message). */
 #include <arpa/inet.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
     if (!real_send)
         real_send = (ssize_t(*)(int, const void *, size_t, int))dlsym(RTLD_NEXT, "send");
     struct boot_wire_hdr h;
-    if (teardown_delay_s && len == sizeof h) {
+    if (teardown_delay_s && len >= sizeof h) {
         memcpy(&h, buf, sizeof h);
         if (h.type == BOOT_WIRE_FINALIZE) {
             sleep(teardown_delay_s);
@@ -155,13 +156,17 @@ int main(int argc, char **argv)
                               (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len)) == 0,
                       "connect");
             }
-            struct { uint32_t type, rank; uint64_t len; } hello = {1, 0, 32};
-            char guess[32];
-            memset(guess, '0', sizeof guess);
-            CHECK(write(s, &hello, sizeof hello) == sizeof hello, "write");
-            CHECK(write(s, guess, sizeof guess) == sizeof guess, "write");
-            char c;
-            CHECK(read(s, &c, 1) == 0, "the launcher did not close a stranger's connection");
+            /* The old protocol's HELLO: the secret guessed, in clear. */
+            struct { uint32_t type, rank; uint64_t len; char guess[32]; } hello = {1, 0, 32, {0}};
+            memset(hello.guess, '0', sizeof hello.guess);
+            CHECK(send(s, &hello, sizeof hello, MSG_NOSIGNAL) == sizeof hello, "write");
+            /* A challenge comes first (boot_wire.h), then the connection closes. */
+            char c[256];
+            ssize_t got, total = 0;
+            while ((got = read(s, c, sizeof c)) > 0)
+                total += got;
+            CHECK((got == 0 || errno == ECONNRESET) && total <= 64,
+                  "the launcher did not close a stranger's connection");
             close(s);
             printf("stranger refused\n");
         }
@@ -180,6 +185,31 @@ int main(int argc, char **argv)
         /* PEs ask for different sizes: with SHMEM_DEBUG a clear error. */
         void *p = shmem_malloc(64 + (size_t)me * 64);
         shmem_free(p);
+    } else if (!strcmp(mode, "loop") || !strcmp(mode, "chatty")) {
+        /* Runs until killed: a put round the ring and a barrier, over and
+         * over; chatty: PE 0 prints a line each time. */
+        for (long i = 0;; i++) {
+            shmem_long_p(&target, i, (me + 1) % n);
+            shmem_barrier_all();
+            if (i == 0 && me == 0) {
+                printf("looping\n");
+                fflush(stdout);
+            }
+            if (mode[0] == 'c' && me == 0)
+                printf("line %ld of output that nobody may read\n", i);
+        }
+    } else if (!strcmp(mode, "hog")) {
+        /* PE VICTIM takes CODE MiB, page by page, until it has them or the
+         * kernel ends it; the others wait in a barrier. */
+        if (me == victim) {
+            size_t size = (size_t)code << 20;
+            char *p = malloc(size);
+            for (size_t i = 0; p && i < size; i += 4096)
+                p[i] = 1;
+            printf("PE %d holds %d MiB\n", me, p ? code : 0);
+            free(p);
+        }
+        shmem_barrier_all();
     } else if (!strcmp(mode, "lines")) {
         /* Many lines from every PE at once: each must come out whole. */
         for (int i = 0; i < 2000; i++)

@@ -10,7 +10,10 @@
  *     meeting the others' shmem_barrier_all);
  *   - a PE whose finalize did meet the others' (TEARDOWN) is given much
  *     longer for its own teardown, which a loaded node can slow to seconds.
- * The others get SIGTERM, then SIGKILL a second later.
+ * The others get SIGTERM (and SIGCONT, should one be stopped), then SIGKILL
+ * a second later. An abort a PE sent (shmem_global_exit, or the library
+ * giving up) ends the job too, with its status; only shmem_global_exit(0)
+ * ends it with status 0.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -18,7 +21,9 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "boot/boot_server.h"
 #include "oshrun.h"
 
 #define KILL_GRACE_MS 1000
@@ -30,12 +35,17 @@
 /* A PE past its finalize's barrier only closes its network endpoints and
  * unmaps: seconds at most, even starved of CPU; beyond a minute it hangs. */
 #define TEARDOWN_WAIT_MS 60000
+/* A PE started through a launch agent: the agent's exit may overtake the
+ * PE's last messages, which travel on their own connection. */
+#define EXIT_SETTLE_MS 2000
 
 struct pe *pes;
 bool ending;
 int exit_status;
 
 static long kill_deadline;
+static bool connections_closed;
+static int settling; /* PEs whose exit waits for their connection (EXIT_SETTLE_MS) */
 static long finalize_deadline = -1; /* armed when a finalized PE left */
 static int finalize_first = -1;     /* that PE */
 static long finalize_first_ms;      /* when oshrun saw it exit */
@@ -71,9 +81,30 @@ void job_end(int status)
     ending = true;
     exit_status = status;
     for (int i = 0; i < opt.npes; i++)
-        if (pes[i].running)
+        if (pes[i].running) {
             kill(pes[i].pid, SIGTERM);
+            /* A stopped PE takes its SIGTERM once continued. */
+            kill(pes[i].pid, SIGCONT);
+        }
     kill_deadline = now_ms() + KILL_GRACE_MS;
+}
+
+void job_pe_aborted(int rank, int status, bool global_exit, const char *text, size_t len)
+{
+    if (ending)
+        return;
+    if (global_exit) {
+        fprintf(stderr, "oshrun: PE %d called shmem_global_exit with status %d: the job was "
+                        "aborted\n", rank, status);
+        job_end(status);
+        return;
+    }
+    /* The PE's words, as data: they cannot pass for oshrun's. */
+    char quoted[512];
+    boot_server_quote(text, len, quoted, sizeof quoted);
+    fprintf(stderr, "oshrun: PE %d aborted the job with status %d; its message: %s\n", rank,
+            status, quoted);
+    job_end(status ? status : 1);
 }
 
 static int rank_of_pid(pid_t pid)
@@ -156,15 +187,25 @@ void job_reap(void)
             continue;
         if (WIFSIGNALED(status)) {
             int sig = WTERMSIG(status);
-            fprintf(stderr, "oshrun: PE %d (pid %d) was killed by signal %d (%s); "
-                            "ending the job\n", r, (int)pid, sig, strsignal(sig));
+            fprintf(stderr, "oshrun: PE %d (pid %d) was killed by signal %d (%s)%s; "
+                            "ending the job\n", r, (int)pid, sig, strsignal(sig),
+                    resources_killed_note(sig));
             job_end(128 + sig);
         } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
             fprintf(stderr, "oshrun: PE %d (pid %d) exited with status %d; ending the job\n", r,
                     (int)pid, WEXITSTATUS(status));
             job_end(WEXITSTATUS(status));
         } else if (WIFEXITED(status)) {
-            exited_zero(r);
+            long heard;
+            const char *routine;
+            bool beating;
+            if (pes[r].connected && !pes[r].finalized &&
+                server_member(r, &heard, &routine, &beating)) {
+                pes[r].settle_deadline = now_ms() + EXIT_SETTLE_MS;
+                settling++;
+            } else {
+                exited_zero(r);
+            }
         }
     }
 }
@@ -221,14 +262,46 @@ static void check_finalize(void)
     job_end(1);
 }
 
+/* Judges the exits that waited for their connection: it delivered (a
+ * FINALIZE, or its end), or the wait is over. Returns the next deadline. */
+static long settle(long now)
+{
+    long next = -1;
+    for (int r = 0; settling && r < opt.npes; r++) {
+        struct pe *p = &pes[r];
+        long heard;
+        const char *routine;
+        bool beating;
+        if (!p->settle_deadline)
+            continue;
+        if (ending || p->finalized || now >= p->settle_deadline ||
+            !server_member(r, &heard, &routine, &beating)) {
+            p->settle_deadline = 0;
+            settling--;
+            if (!ending)
+                exited_zero(r);
+        } else if (next < 0 || p->settle_deadline < next) {
+            next = p->settle_deadline;
+        }
+    }
+    return next;
+}
+
 int job_tick(void)
 {
     long now = now_ms();
+    long settle_next = settle(now);
     if (ending) {
         if (now >= kill_deadline) {
             for (int r = 0; r < opt.npes; r++)
                 if (pes[r].running)
                     kill(pes[r].pid, SIGKILL);
+            /* PEs beyond the reach of signals (started through a launch
+             * agent, which is what died) leave when their connection
+             * closes (src/boot/boot_launcher.c). */
+            if (!connections_closed)
+                server_shutdown();
+            connections_closed = true;
             kill_deadline = now + KILL_GRACE_MS; /* and again, not in a busy loop */
         }
         return (int)(kill_deadline - now);
@@ -237,13 +310,32 @@ int job_tick(void)
         check_finalize();
     if (ending)
         return 0;
-    return finalize_deadline >= 0 ? (int)(finalize_deadline - now) : -1;
+    long next = finalize_deadline;
+    if (settle_next >= 0 && (next < 0 || settle_next < next))
+        next = settle_next;
+    return next >= 0 ? (int)(next - now) : -1;
 }
 
 bool job_alive(void)
 {
-    for (int r = 0; r < opt.npes; r++)
-        if (pes[r].running || pes[r].out[0].fd >= 0 || pes[r].out[1].fd >= 0)
+    if (settling)
+        return true;
+    bool output = output_pending();
+    for (int r = 0; r < opt.npes; r++) {
+        if (pes[r].running)
             return true;
-    return false;
+        output |= pes[r].out[0].fd >= 0 || pes[r].out[1].fd >= 0;
+    }
+    /* Every PE is gone: what they wrote is still forwarded, unless the job
+     * failed and the reader stopped reading (output.c). */
+    if (output && ending && output_stalled()) {
+        for (int r = 0; r < opt.npes; r++)
+            for (int k = 0; k < 2; k++)
+                if (pes[r].out[k].fd >= 0) {
+                    close(pes[r].out[k].fd);
+                    pes[r].out[k].fd = -1;
+                }
+        return false;
+    }
+    return output;
 }

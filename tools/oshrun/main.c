@@ -7,11 +7,13 @@
  * Starts N PEs, on this machine or, given hosts, on each host in turn
  * through a launch agent (ssh by default; "ip netns exec" for network
  * namespaces). Serves their bootstrap (rank, size, allgather) on a private
- * abstract unix socket, or on TCP when a PE runs elsewhere, guarded by a
- * per-job secret; forwards their output line by line, and ends the job as
- * soon as one PE fails: the others get SIGTERM, then SIGKILL one second
+ * abstract unix socket, or on TCP when a PE runs elsewhere, each connection
+ * proven with a per-job secret that never crosses it (docs/security.md);
+ * forwards their output line by line without ever waiting for its reader,
+ * and ends the job as soon as one PE fails, runs past --timeout or stops
+ * answering (--heartbeat): the others get SIGTERM, then SIGKILL one second
  * later. Exits with the first failure's status (128+signal for a PE killed
- * by a signal), or 0.
+ * by a signal, 124 past --timeout), or 0.
  *
  * One poll loop drives everything: signals arrive through a signalfd, so
  * they are handled here, never in the middle of an update.
@@ -53,8 +55,10 @@ static void run(int sigfd)
     struct pollfd *pfd = NULL;
     size_t room = 0;
     while (job_alive()) {
-        int timeout = min_timeout(job_tick(), server_tick());
-        size_t want = 1 + 2 * (size_t)opt.npes + server_nfds();
+        int timeout = min_timeout(min_timeout(job_tick(), server_tick()), liveness_tick());
+        if (ending)
+            timeout = min_timeout(timeout, output_tick());
+        size_t want = 3 + 2 * (size_t)opt.npes + server_nfds();
         if (want > room) {
             struct pollfd *grown = realloc(pfd, want * sizeof *pfd);
             if (!grown) {
@@ -67,10 +71,16 @@ static void run(int sigfd)
         }
         size_t n = 0;
         pfd[n++] = (struct pollfd){.fd = sigfd, .events = POLLIN};
+        size_t sink_base = n;
+        n += output_fill(pfd + n);
         size_t out_base = n;
+        /* A PE whose output waits for a slow reader is not read: its own
+         * writes wait in turn. */
         for (int r = 0; r < opt.npes; r++)
             for (int k = 0; k < 2; k++)
-                pfd[n++] = (struct pollfd){.fd = pes[r].out[k].fd, .events = POLLIN};
+                pfd[n++] = (struct pollfd){
+                    .fd = output_wants_read(&pes[r].out[k]) ? pes[r].out[k].fd : -1,
+                    .events = POLLIN};
         size_t server_base = n;
         n += server_fill(pfd + n);
 
@@ -81,8 +91,10 @@ static void run(int sigfd)
         }
         if (ready <= 0)
             continue;
+        /* Signals first: a PE that died is handled before any output. */
         if (pfd[0].revents & POLLIN)
             handle_signals(sigfd);
+        output_handle(pfd + sink_base);
         for (int r = 0; r < opt.npes; r++)
             for (int k = 0; k < 2; k++) {
                 struct pollfd *p = &pfd[out_base + 2 * (size_t)r + (size_t)k];
@@ -119,6 +131,8 @@ int main(int argc, char **argv)
         perror("oshrun: signalfd");
         return 1;
     }
+    output_init();
+    resources_init();
     char addr[96];
     int lfd = listen_bootstrap(addr, sizeof addr);
     if (lfd < 0)
@@ -127,11 +141,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "oshrun: out of memory\n");
         return 1;
     }
+    liveness_start();
     for (int r = 0; r < opt.npes && !ending; r++)
         spawn(r, addr, &oldmask);
     run(sigfd);
 
     server_fini();
+    /* A job that failed does not wait for a reader that stopped; one that
+     * succeeded delivers everything, as any program would (a signal, no
+     * longer caught, still ends the wait). Before job_fini: the PEs'
+     * buffers count what of theirs waits. */
+    sigprocmask(SIG_SETMASK, &oldmask, NULL);
+    output_finish(ending);
     job_fini();
     bind_fini();
     place_fini();

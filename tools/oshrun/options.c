@@ -59,6 +59,13 @@ static void usage(FILE *f)
         "  --bootstrap-addr IP       the address remote PEs reach oshrun at\n"
         "  --no-srun                 inside a Slurm allocation, start the PEs here\n"
         "                            instead of through srun --mpi=pmix\n"
+        "Liveness:\n"
+        "  --timeout S               end the job after S seconds (exit status 124),\n"
+        "                            saying what each PE still running was doing\n"
+        "                            (default: SHMEM_TIMEOUT, or no limit)\n"
+        "  --heartbeat S             end the job when a PE has not answered for S\n"
+        "                            seconds: stopped, or its node hangs (default:\n"
+        "                            SHMEM_HEARTBEAT, or not watched)\n"
         "  --allow-run-as-root       accepted (oshrun runs as root without it)\n"
         "  -V, --version             print the version\n"
         "  -h, --help                this text\n"
@@ -78,6 +85,17 @@ __attribute__((format(printf, 1, 2))) static _Noreturn void bad(const char *fmt,
     fputc('\n', stderr);
     va_end(ap);
     exit(2);
+}
+
+/* SECONDS of WHAT ("--timeout"), 0 allowed: off. */
+static unsigned long parse_seconds(const char *what, const char *v, unsigned long max)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(v, &end, 10);
+    if (errno || *end || end == v || v[0] == '-' || n > max)
+        bad("%s takes a whole number of seconds from 0 to %lu, not '%s'", what, max, v);
+    return n;
 }
 
 /* WHAT: "the number of PEs", ... */
@@ -222,7 +240,8 @@ static enum map_by parse_map(const char *v)
 enum opt_id {
     O_NP, O_PERNODE_N, O_PERNODE, O_HOST, O_HOSTFILE, O_X, O_GENV, O_GENVLIST, O_WDIR,
     O_TAG, O_PREPEND, O_REPORT, O_BIND, O_BIND_CORE, O_MAP, O_BYNODE, O_BYSLOT, O_OVERSUB,
-    O_NOOVERSUB, O_ROOT, O_AGENT, O_BOOT, O_BOOTADDR, O_NOSRUN, O_VERSION, O_HELP,
+    O_NOOVERSUB, O_ROOT, O_AGENT, O_BOOT, O_BOOTADDR, O_NOSRUN, O_TIMEOUT, O_HEARTBEAT,
+    O_VERSION, O_HELP,
 };
 
 struct opt_def {
@@ -256,6 +275,8 @@ static const struct opt_def defs[] = {
     {"bootstrap", 1, O_BOOT},
     {"bootstrap-addr", 1, O_BOOTADDR},
     {"no-srun", 0, O_NOSRUN},
+    {"timeout", 1, O_TIMEOUT},
+    {"heartbeat", 1, O_HEARTBEAT},
     {"V version", 0, O_VERSION},
     {"h help", 0, O_HELP},
 };
@@ -298,6 +319,12 @@ void options_parse(int argc, char **argv)
         opt.bind = parse_bind(env_bind);
     const char *env_nosrun = getenv(OSHM_ENV_NAME(OSHRUN_NO_SRUN));
     opt.no_srun = env_nosrun && *env_nosrun && strcmp(env_nosrun, "0");
+    const char *env_timeout = getenv(OSHM_ENV_NAME(SHMEM_TIMEOUT));
+    if (env_timeout && *env_timeout)
+        opt.timeout_s = parse_seconds(OSHM_ENV_NAME(SHMEM_TIMEOUT), env_timeout, 100000000);
+    const char *env_heartbeat = getenv(OSHM_ENV_NAME(SHMEM_HEARTBEAT));
+    if (env_heartbeat && *env_heartbeat)
+        opt.heartbeat_s = parse_seconds(OSHM_ENV_NAME(SHMEM_HEARTBEAT), env_heartbeat, 100000);
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) {
@@ -405,6 +432,12 @@ void options_parse(int argc, char **argv)
             break;
         case O_NOSRUN:
             opt.no_srun = true;
+            break;
+        case O_TIMEOUT:
+            opt.timeout_s = parse_seconds("--timeout", v, 100000000);
+            break;
+        case O_HEARTBEAT:
+            opt.heartbeat_s = parse_seconds("--heartbeat", v, 100000);
             break;
         case O_VERSION:
             print_version();

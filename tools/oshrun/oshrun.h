@@ -8,12 +8,15 @@
  *   slurm.c    handing the launch to srun inside a Slurm allocation
  *   limits.c   open-file limits, checked before anything starts
  *   listen.c   the bootstrap socket: abstract unix, or TCP on one address
- *   server.c   bootstrap connections: accepting, framing, membership
- *   exchange.c what members say: the start-up exchange, abort, finalize
- *              (conn.h: a connection, shared by these two)
+ *   server.c   the job's secret and id, and the bootstrap server
+ *              (src/boot/boot_server.c, shared with the unique id's
+ *              rendezvous): connections, proofs, the start-up exchange
  *   spawn.c    starting a PE, here or through a launch agent
- *   output.c   forwarding the PEs' output line by line
+ *   output.c   forwarding the PEs' output line by line, never blocking
  *   job.c      the PEs' lives: judging each exit, ending the job
+ *   liveness.c --timeout and --heartbeat: a job that runs too long, a PE
+ *              that stops answering
+ *   resources.c what the kernel says of a PE it killed (out of memory)
  *   main.c     the poll loop that drives them all
  */
 #ifndef OSHRUN_OSHRUN_H
@@ -60,6 +63,8 @@ struct options {
     enum bind_level bind;
     enum map_by map;
     bool no_srun;               /* inside a Slurm allocation, still start PEs directly */
+    unsigned long timeout_s;    /* --timeout: the job's time limit, 0: none */
+    unsigned long heartbeat_s;  /* --heartbeat: a PE silent this long is lost, 0: not watched */
     char **prog;                /* the program and its arguments, as given */
     char *local_path;           /* the program found in PATH or the working directory */
 };
@@ -130,8 +135,10 @@ int listen_bootstrap(char *addr, size_t len);
 
 /* ---- server.c ---- */
 
-/* The job's secret, made from getrandom: PEs prove membership with it. */
+/* The job's secret, made from getrandom: PEs prove membership with it (it
+ * never crosses the bootstrap socket). Its id, public, in hex. */
 extern char job_secret[];
+extern char job_id_hex[];
 int server_init(int listen_fd);
 void server_fini(void);
 /* Appends the descriptors to poll (the socket, every connection) to P,
@@ -145,6 +152,10 @@ void server_handle(const struct pollfd *p, size_t n);
 int server_tick(void);
 /* Serves whatever RANK sent before it exited. */
 void server_drain(int rank);
+/* Closes every PE's connection: those still running leave. */
+void server_shutdown(void);
+/* What RANK's connection last said (boot_server_member). */
+bool server_member(int rank, long *heard, const char **routine, bool *beating);
 
 /* ---- output.c ---- */
 
@@ -153,12 +164,29 @@ struct outbuf {
     int to;  /* 1 or 2 */
     int rank;
     bool midline; /* the last bytes forwarded did not end a line */
+    size_t queued; /* bytes of it waiting for the stream to take them */
     size_t len;
     char data[8192];
 };
 
+/* Sets up the streams; from then on stderr queues too. */
+void output_init(void);
+/* B's pipe is to be read: it is open and not too much of it waits. */
+bool output_wants_read(const struct outbuf *b);
 /* Reads what the PE wrote and forwards every whole line. */
 void output_read(struct outbuf *b);
+/* Forwards what is left and closes the pipe. */
+void output_close(struct outbuf *b);
+/* Poll: two entries for the streams (fd -1 when nothing waits). */
+size_t output_fill(struct pollfd *p);
+void output_handle(const struct pollfd *p);
+/* Something waits for a stream; it has taken nothing for a while. */
+bool output_pending(void);
+bool output_stalled(void);
+/* ms until a waiting stream counts as stalled (-1: none waits). */
+int output_tick(void);
+/* Writes what waits: until done, or (BOUNDED) until the streams stall. */
+void output_finish(bool bounded);
 
 /* ---- job.c ---- */
 
@@ -170,6 +198,7 @@ struct pe {
     bool finalized;       /* it completed shmem_finalize */
     bool finalize_at_exit; /* ... called by the library at exit, not by the program */
     bool left_before_init; /* exited with status 0 without connecting */
+    long settle_deadline; /* exited with 0, connection still open: judged then (0: not) */
     struct outbuf out[2];
 };
 
@@ -186,6 +215,8 @@ void job_end(int status);
 void job_reap(void);
 /* Events from the bootstrap. */
 void job_pe_connected(int rank);
+/* An abort (GLOBAL_EXIT: shmem_global_exit) with the PE's text. */
+void job_pe_aborted(int rank, int status, bool global_exit, const char *text, size_t len);
 void job_pe_tearing_down(int rank);
 void job_pe_finalized(int rank, bool at_exit);
 /* Acts on passed deadlines; returns ms until the next one (-1: none). */
@@ -193,6 +224,27 @@ int job_tick(void);
 /* Some PE still runs or still has output to forward. */
 bool job_alive(void);
 long now_ms(void);
+
+/* ---- liveness.c ---- */
+
+/* What PEs are asked to send (0: nothing): heartbeats for --heartbeat,
+ * reports of their routine for --timeout. */
+unsigned liveness_heartbeat_ms(void);
+/* The clock of --timeout starts. */
+void liveness_start(void);
+/* Ends the job past --timeout or when a PE stopped answering; ms until the
+ * next check (-1: none). */
+int liveness_tick(void);
+/* "PE 3 (pid 1234, stopped): in shmem_barrier_all" into OUT. */
+void liveness_describe(int rank, char *out, size_t size);
+
+/* ---- resources.c ---- */
+
+/* Counts what the kernel says before the PEs start. */
+void resources_init(void);
+/* What to add to "PE N was killed by signal SIG": the OOM killer, when
+ * the kernel's counters say it ran since; "" otherwise. */
+const char *resources_killed_note(int sig);
 
 /* ---- spawn.c ---- */
 

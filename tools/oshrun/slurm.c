@@ -57,7 +57,7 @@ void slurm_handover(void)
     while (opt.prog[nprog])
         nprog++;
     char **argv = calloc(nprog + 16, sizeof *argv);
-    char np[32], ppn[48], bind[64], wdir[4200];
+    char np[32], ppn[48], bind[64], wdir[4200], time[48];
     if (!argv) {
         fprintf(stderr, "oshrun: out of memory\n");
         exit(1);
@@ -95,6 +95,18 @@ void slurm_handover(void)
         argv[n++] = "--overcommit";
     if (opt.tag != TAG_NONE)
         argv[n++] = "--label";
+    /* srun's limit is in whole minutes; Slurm watches its nodes itself. */
+    if (opt.timeout_s) {
+        unsigned long minutes = (opt.timeout_s + 59) / 60;
+        snprintf(time, sizeof time, "--time=%lu", minutes);
+        argv[n++] = time;
+        if (opt.timeout_s % 60)
+            fprintf(stderr, "oshrun: srun limits a job step in whole minutes: --timeout %lu "
+                            "becomes %s\n", opt.timeout_s, time);
+    }
+    if (opt.heartbeat_s)
+        fprintf(stderr, "oshrun: --heartbeat is not passed to srun: Slurm notices nodes that "
+                        "stop answering itself\n");
     if (opt.wdir) {
         snprintf(wdir, sizeof wdir, "--chdir=%s", opt.wdir);
         argv[n++] = wdir;

@@ -54,7 +54,7 @@ static int remote_argv(struct remote_cmd *c, const struct host *h, int rank, con
     while (opt.prog[nprog])
         nprog++;
     c->agent = strdup(opt.launch_agent);
-    c->argv = calloc(strlen(opt.launch_agent) / 2 + 2 + 4 + 4 + nenv + 9 + nprog + 1,
+    c->argv = calloc(strlen(opt.launch_agent) / 2 + 2 + 4 + 5 + nenv + 9 + nprog + 1,
                      sizeof *c->argv);
     if (!c->agent || !c->argv)
         return -1;
@@ -75,8 +75,10 @@ static int remote_argv(struct remote_cmd *c, const struct host *h, int rank, con
     c->argv[n++] = c->owned[2] = strdup(buf);
     snprintf(buf, sizeof buf, "%s=0", OSHRUN_ENV_SECRET_FD);
     c->argv[n++] = c->owned[3] = strdup(buf);
+    snprintf(buf, sizeof buf, "%s=%s", OSHRUN_ENV_JOB, job_id_hex);
+    c->argv[n++] = c->owned[7] = strdup(buf);
     for (int i = 0; i < 4; i++)
-        if (!c->owned[i])
+        if (!c->owned[i] || !c->owned[7])
             return -1;
     for (char **e = environ; *e; e++)
         if (forwarded(*e))
@@ -120,6 +122,13 @@ static _Noreturn void exec_pe(int rank, bool remote, char **argv, const char *ad
     sigprocmask(SIG_SETMASK, oldmask, NULL);
     dup2(out, 1);
     dup2(err, 2);
+    /* oshrun's stderr queues for its poll loop (output.c), which this
+     * process no longer runs: its few words go to the PE's pipe. */
+    FILE *err_stream = fdopen(2, "w");
+    if (err_stream) {
+        setvbuf(err_stream, NULL, _IONBF, 0);
+        stderr = err_stream;
+    }
     if (remote) {
         dup2(in, 0);
     } else if (rank != 0) {
@@ -138,6 +147,7 @@ static _Noreturn void exec_pe(int rank, bool remote, char **argv, const char *ad
         char buf[32];
         setenv(OSHRUN_ENV_ADDR, addr, 1);
         setenv(OSHRUN_ENV_SECRET, job_secret, 1);
+        setenv(OSHRUN_ENV_JOB, job_id_hex, 1);
         snprintf(buf, sizeof buf, "%d", rank);
         setenv(OSHRUN_ENV_RANK, buf, 1);
         snprintf(buf, sizeof buf, "%d", opt.npes);

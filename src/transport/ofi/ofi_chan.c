@@ -118,10 +118,41 @@ int ofi_cq_open(struct fid_cq **cq, int *fd)
     return fi_cq_open(ofi.domain, &cqa, cq, NULL);
 }
 
+/* Closed channels kept, at most this many. */
+#define OFI_IDLE_CHANNELS 4
+
+static void add_open(struct backend_chan *ch)
+{
+    pthread_mutex_lock(&ofi.chans_lock);
+    ch->next = ofi.chans;
+    ofi.chans = ch;
+    pthread_mutex_unlock(&ofi.chans_lock);
+}
+
+static struct backend_chan *take_idle(void)
+{
+    pthread_mutex_lock(&ofi.chans_lock);
+    struct backend_chan *ch = ofi.idle;
+    if (ch) {
+        ofi.idle = ch->next;
+        ofi.nidle--;
+    }
+    pthread_mutex_unlock(&ofi.chans_lock);
+    return ch;
+}
+
 int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **out)
 {
     (void)eager; /* connections are made by the provider on first use */
-    struct backend_chan *ch = calloc(1, sizeof *ch);
+    struct backend_chan *ch = take_idle();
+    if (ch) { /* its endpoint, counters and connections, quiet */
+        ch->mode = mode;
+        ch->locked = mode == BACKEND_CHAN_SHARED;
+        add_open(ch);
+        *out = ch;
+        return 0;
+    }
+    ch = calloc(1, sizeof *ch);
     if (!ch)
         return -1;
     ch->mode = mode;
@@ -162,10 +193,7 @@ int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan *
             goto fail;
         ch->scratch_desc = fi_mr_desc(ch->scratch_mr);
     }
-    pthread_mutex_lock(&ofi.chans_lock);
-    ch->next = ofi.chans;
-    ofi.chans = ch;
-    pthread_mutex_unlock(&ofi.chans_lock);
+    add_open(ch);
     *out = ch;
     return 0;
 fail:
@@ -180,15 +208,8 @@ fail:
     return -1;
 }
 
-void ofi_chan_close(struct backend_chan *ch)
+static void free_chan(struct backend_chan *ch)
 {
-    pthread_mutex_lock(&ofi.chans_lock);
-    for (struct backend_chan **c = &ofi.chans; *c; c = &(*c)->next)
-        if (*c == ch) {
-            *c = ch->next;
-            break;
-        }
-    pthread_mutex_unlock(&ofi.chans_lock);
     if (ch->scratch_mr)
         fi_close(&ch->scratch_mr->fid);
     if (ch->ep)
@@ -202,6 +223,40 @@ void ofi_chan_close(struct backend_chan *ch)
     free(ch->scratch);
     pthread_mutex_destroy(&ch->lock);
     free(ch);
+}
+
+/* hcomm has quieted CH: kept for the next context, unless enough are. A
+ * channel that failed to open is never kept. */
+void ofi_chan_close(struct backend_chan *ch)
+{
+    pthread_mutex_lock(&ofi.chans_lock);
+    for (struct backend_chan **c = &ofi.chans; *c; c = &(*c)->next)
+        if (*c == ch) {
+            *c = ch->next;
+            break;
+        }
+    bool keep = ch->ep && ch->wcntr && ch->rcntr && ch->cq &&
+                (!(ofi.mr_mode & FI_MR_LOCAL) || ch->scratch_mr) && ofi.nidle < OFI_IDLE_CHANNELS;
+    if (keep) {
+        ch->next = ofi.idle;
+        ofi.idle = ch;
+        ofi.nidle++;
+    }
+    pthread_mutex_unlock(&ofi.chans_lock);
+    if (!keep)
+        free_chan(ch);
+}
+
+void ofi_chan_close_all(void)
+{
+    while (ofi.chans)
+        ofi_chan_close(ofi.chans);
+    while (ofi.idle) {
+        struct backend_chan *ch = ofi.idle;
+        ofi.idle = ch->next;
+        free_chan(ch);
+    }
+    ofi.nidle = 0;
 }
 
 void ofi_chan_share(struct backend_chan *ch)

@@ -161,6 +161,11 @@ struct ofi_state {
     _Atomic uint64_t next_key; /* requested keys of local registrations */
     pthread_mutex_t chans_lock;
     struct backend_chan *chans;
+    /* Closed channels kept for the next context: an endpoint costs tens of
+     * milliseconds to open (tcp;ofi_rxm sets up its buffer pools then), and
+     * its connections as much again each. */
+    struct backend_chan *idle;
+    int nidle;
     bool thread_on;
     struct progress_thread thread;
 };
@@ -185,6 +190,8 @@ int ofi_mr_ready(struct fid_mr *mr, struct fid_ep *ep);
 int ofi_cq_open(struct fid_cq **cq, int *fd);
 int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **ch);
 void ofi_chan_close(struct backend_chan *ch);
+/* Closes every channel, open or kept (the backend is closing). */
+void ofi_chan_close_all(void);
 void ofi_chan_share(struct backend_chan *ch);
 /* Waits until every operation of KIND (OFI_WRITES, OFI_READS) that CH
  * posted has completed, progressing; a failed operation is fatal with the

@@ -494,8 +494,7 @@ static int ofi_peer_grow(struct backend_peer *p, const void *blob, size_t len)
 static void ofi_close(void)
 {
     ofi_thread_stop();
-    while (ofi.chans)
-        ofi_chan_close(ofi.chans);
+    ofi_chan_close_all();
     for (int s = 0; s < BACKEND_MAX_SEGS; s++) {
         for (uint32_t i = 0; i < ofi.nranges[s]; i++)
             fi_close(&ofi.range[s][i].mr->fid);

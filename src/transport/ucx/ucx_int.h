@@ -145,6 +145,16 @@ void ucx_signal(struct backend_chan *ch, struct backend_peer *p, int seg, size_t
 uint64_t ucx_amo(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
                  enum backend_amo_op op, size_t size, uint64_t operand, uint64_t compare);
 void *ucx_ptr(struct backend_peer *p, int seg, size_t off);
+void ucx_notify(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                const void *src, size_t len, int sig_seg, size_t sig_off, uint64_t value,
+                enum backend_signal_op op);
+/* The target worker's handler of peers' notifies (ucx_rma.c). */
+int ucx_notify_serve(void);
+/* Active message ids of the library's own. */
+#define UCX_AM_NOTIFY 1
+/* The most data a notify carries: what leaves as one eager message over tcp
+ * and shared memory (UCX_TCP's and UCX_MM's segments are 8 KiB). */
+#define UCX_NOTIFY_MAX 4096
 void ucx_fence(struct backend_chan *ch);
 void ucx_quiet(struct backend_chan *ch);
 void ucx_quiet_pe(struct backend_chan *ch, struct backend_peer *p);

@@ -1,6 +1,7 @@
 /*
  * UCX data operations: RMA, AMOs, signals, fence and quiet of a channel.
  */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "util/log.h"
@@ -219,6 +220,79 @@ uint64_t ucx_amo(struct backend_chan *ch, struct backend_peer *p, int seg, size_
     post_atomic(ch, p, seg, off, amo_map[op].op, size, operand, reply, fetch);
     ucx_leave(ch);
     return fetch ? old : 0;
+}
+
+/* What travels before a notify's data. */
+struct ucx_notify_hdr {
+    uint64_t off, sig_off, value;
+    uint32_t seg, sig_seg, op, len;
+};
+
+void ucx_notify(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
+                const void *src, size_t len, int sig_seg, size_t sig_off, uint64_t value,
+                enum backend_signal_op op)
+{
+    ucx_enter(ch);
+    struct ucx_link *l = ucx_link_of(ch, p);
+    struct ucx_notify_hdr h = {.off = off, .sig_off = sig_off, .value = value,
+                               .seg = (uint32_t)seg, .sig_seg = (uint32_t)sig_seg,
+                               .op = (uint32_t)op, .len = (uint32_t)len};
+    ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                               .flags = UCP_AM_SEND_FLAG_EAGER};
+    void *req = ucp_am_send_nbx(l->ep, UCX_AM_NOTIFY, &h, sizeof h, src, len, &prm);
+    /* Mostly sent at once; else (an endpoint wiring up, a full socket) the
+     * header on this stack and the caller's source must outlive it. */
+    ucx_wait(ch, req, "notify", p->pe);
+    ucx_leave(ch);
+}
+
+/* In the target worker's progress (a wait of the program's, or the progress
+ * thread). A peer's notify writes this PE's memory: only within a segment,
+ * and only where memory is behind it. */
+static ucs_status_t on_notify(void *arg, const void *header, size_t header_len, void *data,
+                              size_t len, const ucp_am_recv_param_t *param)
+{
+    (void)arg;
+    /* UCX hands the header at whatever offset it arrived: copy, never cast. */
+    struct ucx_notify_hdr hdr;
+    const struct ucx_notify_hdr *h = &hdr;
+    if (header_len == sizeof hdr)
+        memcpy(&hdr, header, sizeof hdr);
+    if (header_len != sizeof *h || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ||
+        h->seg >= BACKEND_MAX_SEGS || h->sig_seg >= BACKEND_MAX_SEGS || h->len != len) {
+        oshm_warn("UCX: a malformed notify was dropped");
+        return UCS_OK;
+    }
+    const struct backend_seg *s = &ucx.seg[h->seg], *g = &ucx.seg[h->sig_seg];
+    if (h->off > s->committed || len > s->committed - h->off || h->sig_off % 8 ||
+        h->sig_off > g->committed || g->committed - h->sig_off < 8) {
+        oshm_warn("UCX: a notify outside this PE's memory was dropped");
+        return UCS_OK;
+    }
+    if (len)
+        memcpy((void *)(s->base + h->off), data, len);
+    _Atomic uint64_t *sig = (_Atomic uint64_t *)(g->base + h->sig_off);
+    if (h->op == BACKEND_SIGNAL_ADD)
+        atomic_fetch_add_explicit(sig, h->value, memory_order_release);
+    else
+        atomic_store_explicit(sig, h->value, memory_order_release);
+    return UCS_OK;
+}
+
+int ucx_notify_serve(void)
+{
+    ucp_am_handler_param_t prm = {.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
+                                                UCP_AM_HANDLER_PARAM_FIELD_CB |
+                                                UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
+                                  .id = UCX_AM_NOTIFY,
+                                  .cb = on_notify,
+                                  .flags = UCP_AM_FLAG_WHOLE_MSG};
+    ucs_status_t st = ucp_worker_set_am_recv_handler(ucx.target, &prm);
+    if (st != UCS_OK) {
+        oshm_warn("UCX cannot serve the library's active messages: %s", ucs_status_string(st));
+        return -1;
+    }
+    return 0;
 }
 
 void *ucx_ptr(struct backend_peer *p, int seg, size_t off)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "util/log.h"
 #include "fabric/fabric.h"
@@ -81,6 +82,37 @@ static size_t registered_end(int seg)
     return n ? ucx.range[seg][n - 1].end : 0;
 }
 
+/* UCX's System V segments are created with mode 0660, so that a user of
+ * the job's group could attach them; its POSIX ones are 0600, unlinked at
+ * once and reached through /proc/PID/fd (the owner only), and CMA needs the
+ * right to ptrace the peer. Peers of this host that UCX serves (split nodes,
+ * SHMEM_TRANSPORT=ucx) keep those; sysv is left out unless the user chose
+ * UCX's transports. */
+static void restrict_to_job(ucp_config_t *config)
+{
+    if (getenv("UCX_TLS"))
+        return;
+    ucs_status_t st = ucp_config_modify(config, "TLS", "^sysv");
+    if (st != UCS_OK)
+        oshm_warn("UCX: cannot leave its System V shared memory out (%s): same-host "
+                  "segments may be open to the job's group", ucs_status_string(st));
+}
+
+/* Out of memory or resources at UCX's start: its same-host buffers live in
+ * /dev/shm (or UCX_POSIX_DIR), whose room is the usual culprit; say so. */
+static void say_where(ucs_status_t st)
+{
+    const char *dir = getenv("UCX_POSIX_DIR");
+    struct statvfs fs;
+    if (!dir || !*dir)
+        dir = "/dev/shm";
+    if ((st == UCS_ERR_NO_MEMORY || st == UCS_ERR_NO_RESOURCE) && statvfs(dir, &fs) == 0)
+        oshm_warn("UCX keeps its same-host buffers in %s, which has %llu KiB free of %llu KiB "
+                  "(df %s; UCX_POSIX_DIR names another directory)", dir,
+                  (unsigned long long)fs.f_bavail * fs.f_frsize / 1024,
+                  (unsigned long long)fs.f_blocks * fs.f_frsize / 1024, dir);
+}
+
 static int ucx_open(const struct backend_config *cfg)
 {
     ucx.my_pe = cfg->my_pe;
@@ -96,11 +128,28 @@ static int ucx_open(const struct backend_config *cfg)
     ucs_status_t st = ucp_config_read(NULL, NULL, &config);
     if (st != UCS_OK)
         goto fail;
+    restrict_to_job(config);
+    /* With active messages on (the library's notifies), UCX 1.13 gives an
+     * endpoint a second tcp connection for rendezvous; setting those up
+     * crashed a PE in uct_tcp_iface_progress in 3 of 30 runs of a 2-PE
+     * barrier loop (0 of 60 with one lane). The library's active messages
+     * are small and eager: nothing it sends uses rendezvous lanes. */
+    if (!getenv("UCX_MAX_RNDV_LANES"))
+        (void)ucp_config_modify(config, "MAX_RNDV_LANES", "1");
+    /* UCX's adaptive progress leaves a worker's interface out of progress
+     * while no endpoint of that worker uses it, and watches it from UCX's
+     * own thread instead: the target worker has no endpoints of its own,
+     * so a peer's notify (an active message, which asks for no reply) went
+     * through that thread and a wake-up before the target saw it. A 2-PE
+     * barrier over tcp took 19-68 us, bimodal, and 19-20 us without it. */
+    if (!getenv("UCX_ADAPTIVE_PROGRESS"))
+        (void)ucp_config_modify(config, "ADAPTIVE_PROGRESS", "n");
     /* Several workers (target, one per channel) run in different threads. */
     ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES |
                                          UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                                          UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
                            .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
+                                       UCP_FEATURE_AM |
                                        (ucx.thread_on ? UCP_FEATURE_WAKEUP : 0),
                            .mt_workers_shared = 1,
                            .estimated_num_eps = (size_t)cfg->n_pes};
@@ -116,6 +165,8 @@ static int ucx_open(const struct backend_config *cfg)
     st = ucp_worker_get_address(ucx.target, &ucx.addr, &ucx.addr_len);
     if (st != UCS_OK)
         goto fail;
+    if (ucx_notify_serve() != 0)
+        goto fail_quietly;
     for (int s = 0; s < BACKEND_MAX_SEGS; s++)
         if (ucx.seg[s].committed && register_range(s, 0, ucx.seg[s].committed) != 0)
             goto fail_quietly;
@@ -124,6 +175,7 @@ static int ucx_open(const struct backend_config *cfg)
     return 0;
 fail:
     oshm_warn("cannot open UCX: %s", ucs_status_string(st));
+    say_where(st);
 fail_quietly:
     ucx_backend.close();
     return -1;
@@ -332,6 +384,40 @@ static int ucx_networks(const char **names, bool *on_device, int max)
     return n;
 }
 
+/* UCX transports whose atomics a CPU carries out: tcp and the transports
+ * without atomics of their own make UCP emulate them in software at the
+ * target (ucs_atomic_* on the target's memory); the shared-memory ones
+ * (posix, sysv, xpmem) do them with the initiator's CPU on the mapped
+ * memory; the rest here move memory only. Anything else (rc, dc, ud over
+ * verbs or mlx5, ugni, ...) may put atomics on a NIC. */
+static bool cpu_transport(const char *tl)
+{
+    static const char *const cpu[] = {"tcp",       "posix",    "sysv",      "xpmem",
+                                      "cma",       "knem",     "self",      "sm",
+                                      "cuda_copy", "cuda_ipc", "rocm_copy", "rocm_ipc",
+                                      "gdr_copy",  "ze_copy",  "ze_ipc"};
+    for (size_t i = 0; i < sizeof cpu / sizeof *cpu; i++)
+        if (strcmp(tl, cpu[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool ucx_cpu_atomics(void)
+{
+    const char *tls[16];
+    bool on_device[16];
+    int n = ucx_networks(tls, on_device, 16);
+    if (n <= 0)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (!cpu_transport(tls[i])) {
+            oshm_debug("UCX: transport %s may do atomics on a NIC: every AMO goes through UCX",
+                       tls[i]);
+            return false;
+        }
+    return true;
+}
+
 const struct backend_ops ucx_backend = {
     .name = "ucx",
     .open = ucx_open,
@@ -349,6 +435,8 @@ const struct backend_ops ucx_backend = {
     .iput = ucx_iput,
     .iget = ucx_iget,
     .signal = ucx_signal,
+    .notify = ucx_notify,
+    .notify_max = UCX_NOTIFY_MAX,
     .amo = ucx_amo,
     .ptr = ucx_ptr,
     .fence = ucx_fence,
@@ -357,4 +445,5 @@ const struct backend_ops ucx_backend = {
     .progress = ucx_progress,
     .describe = ucx_describe,
     .networks = ucx_networks,
+    .cpu_atomics = ucx_cpu_atomics,
 };

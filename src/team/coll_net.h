@@ -1,0 +1,107 @@
+/*
+ * Collectives designed for a network: for sets that some PE reaches only
+ * through one (another node, or SHMEM_TRANSPORT forcing UCX or
+ * libfabric). A message there costs tens of microseconds, most of it the
+ * target's software and the system calls at both ends, against a fraction
+ * of one for a store: these count messages and dependent steps, not bytes.
+ *
+ * Every transfer is a notify (hcomm_notify): the data and the signal that
+ * announces it in one message where the backend has active messages (UCX),
+ * with no fence and no reply; a receiver waits on its own memory. The
+ * dependent steps of each algorithm (one-way messages on the critical path):
+ *   broadcast  binomial tree, ceil(log2 n); above OSHM_NET_BCAST_TREE_MAX
+ *              bytes a scatter down the tree and an allgather, so that no
+ *              PE sends the whole message more than about twice;
+ *   allreduce  recursive doubling, log2 n (plus two for a fold when n is not
+ *              a power of two); above OSHM_NET_REDUCE_RDBL_MAX bytes
+ *              reduce-scatter by recursive halving and allgather by
+ *              recursive doubling (Rabenseifner), 2 log2 n steps moving
+ *              about twice the vector per PE instead of log2 n times it;
+ *   alltoall   every PE sends each its block at once, one step;
+ *   collect    an allgather of the sizes (recursive doubling), then every
+ *              PE sends each its block at once: log2 n + 1 steps where the
+ *              chain of offsets took n - 1.
+ * fcollect keeps its recursive doubling, Bruck and ring (coll_fcollect.c),
+ * on notifies too.
+ *
+ * A group is a list of set indices (NULL: all of the set, in order), so
+ * that the node-aware forms run the same algorithms over one leader per
+ * node. Receive scratch is symmetric: an active set's pWrk, a team's own
+ * (struct oshm_team_words); each step has its own part of it and its own
+ * signal word, so a fast partner of the next call never overwrites what
+ * this one has not read (the partner of step k cannot start the next call
+ * before this PE has sent every step of this one, and it sends step k only
+ * after reading step k's).
+ */
+#ifndef OSHM_TEAM_COLL_NET_H
+#define OSHM_TEAM_COLL_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "team/barrier.h"
+#include "team/coll.h"
+
+#define OSHM_NET_BCAST_TREE_MAX 16384
+#define OSHM_NET_REDUCE_RDBL_MAX 2048
+
+/* PEs of a set taking part: N of them, set index INDEX[i] (or i), this PE
+ * being number ME. */
+struct oshm_net_group {
+    const int *index;
+    int n;
+    int me;
+};
+
+static inline int oshm_net_pe(const struct oshm_pe_set *s, const struct oshm_net_group *g, int r)
+{
+    return oshm_set_pe(s, g->index ? g->index[r] : r);
+}
+
+/* Bytes of the per-team receive scratch (struct oshm_team_words). */
+#define OSHM_NET_TEAM_SCRATCH 65536
+
+/* BYTES from the group's ROOT (a rank) to every member's DEST, signalled on
+ * each member's WORD. The caller has made every dest free (active sets:
+ * the rules; teams: a barrier); FORM says whether the root's own dest may
+ * be written (a team's gets the data; an active set's root keeps its own)
+ * and whether receivers acknowledge: an active set's program may start the
+ * next broadcast on its other pSync at once, so each receiver tells its
+ * parent once it has the data and has passed it on, and the parent waits
+ * for its children when it next enters a collective (coll_deferred.c), or
+ * in the call under SHMEM_THREAD_MULTIPLE. */
+void oshm_net_bcast(const struct oshm_pe_set *s, const struct oshm_net_group *g, int root,
+                    void *dest, const void *source, size_t bytes, int64_t *word,
+                    enum oshm_coll_form form);
+
+/* A receiver's acknowledgement of an active-set broadcast to the set's PE
+ * PARENT, and a parent's wait for CHILDREN of them (coll_deferred.c). */
+void oshm_net_ack(const struct oshm_pe_set *s, int parent);
+void oshm_net_expect_acks(const struct oshm_pe_set *s, int children);
+
+/* Every member's DEST gets the combination of every member's SOURCE
+ * (COUNT elements of ELEM bytes), combined in the same order everywhere,
+ * received in the set's scratch (at least 4 * OSHM_COLL_MAX_STEPS + 4
+ * elements of it). A vector the scratch cannot hold goes in chunks, and
+ * chunks take its two halves in turn: a partner may start the next chunk
+ * (or a team's next call) before this PE has read what it sent in this
+ * one, since it needs only this PE's sends, but not the one after. */
+void oshm_net_allreduce(const struct oshm_pe_set *s, const struct oshm_net_group *g,
+                        void *dest, const void *source, size_t count, size_t elem,
+                        oshm_combine_fn combine);
+
+/* The whole set: BYTES from each PE to each, into dest at the sender's
+ * index, announced on the done word. */
+void oshm_net_alltoall(const struct oshm_pe_set *s, void *dest, const void *source,
+                       size_t bytes, enum oshm_coll_form form);
+
+/* The whole set: blocks of each PE's size, in PE order, at every PE; SIZES is
+ * symmetric room for one int64_t per PE of the set. */
+void oshm_net_collect(const struct oshm_pe_set *s, void *dest, const void *source,
+                      size_t bytes, int64_t *sizes, enum oshm_coll_form form);
+
+/* Whether a set's collectives take the network forms: some PE of it is
+ * not mapped. */
+bool oshm_net_set(const struct oshm_pe_set *s);
+
+#endif

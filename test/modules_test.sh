@@ -13,7 +13,7 @@ build=$1
 # WRAPPER_CFLAGS: flags for oshcc (the sanitizers, in that build).
 cmake=${2:-cmake}
 lmod_init=/usr/share/lmod/lmod/init/bash
-[ -r "$lmod_init" ] || { echo "FAIL: Lmod is not installed (scripts/deps installs lmod)"; exit 1; }
+[ -r "$lmod_init" ] || { echo "SKIP: Lmod is not installed (scripts/deps installs lmod)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0

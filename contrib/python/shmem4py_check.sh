@@ -34,14 +34,22 @@ fi
 export PATH=$prefix/bin:$PATH
 echo "oshcc: $(command -v oshcc) ($(oshcc --showme:version))"
 
-# A copy of the source: pip writes its build folder into it.
+# A copy of the source: pip writes its build folder into it. A build folder
+# left in the source by an earlier pip run is dropped: setuptools would reuse
+# its extension, linked against whatever oshm was there then.
 cp -r "$src" "$tmp/shmem4py"
+rm -rf "$tmp/shmem4py/build"
 "$python" -m venv --system-site-packages --without-pip "$tmp/venv"
 start=$(date +%s)
 "$tmp/venv/bin/python3" -m pip install --no-build-isolation --no-index --no-deps "$tmp/shmem4py" \
     >"$tmp/pip.log" 2>&1 || { tail -30 "$tmp/pip.log"; echo "pip install shmem4py failed"; exit 1; }
 echo "pip install: $(($(date +%s) - start)) s"
 py=$tmp/venv/bin/python3
+ext=$(find "$tmp/venv" -path '*shmem4py/*.so' | head -1)
+lib=$(ldd "$ext" | awk '/libshmem/ { print $3 }')
+echo "shmem4py's extension uses $lib"
+[ "$(realpath "$lib")" = "$(realpath "$prefix"/lib/libshmem.so.0)" ] ||
+    { echo "shmem4py's extension does not use $prefix/lib/libshmem.so.0"; exit 1; }
 
 pass=0 fail=0
 cd "$src/demo"

@@ -44,8 +44,13 @@ mkdir -p "$tmp/fake/shmem"
     }' "$tmp/tables.tsv"
     echo '#endif'
 } >"$tmp/fake/shmem/shmem_type_tables.h"
+# Included first with -include, not found first by -I order: Spack's compiler
+# wrapper reorders -I paths, and the real tables (found first there) left the
+# symbolic names of the deprecated *_to_all family undeclared. Its include
+# guard is the real header's, so <shmem.h> then skips the real one.
 echo '#include <shmem/shmem.h>' |
-    "$cc" -E -P -DOSHM_NO_GENERIC -I"$tmp/fake" -I"$inc" -x c - | sed '/^#/d' |
+    "$cc" -E -P -DOSHM_NO_GENERIC -include "$tmp/fake/shmem/shmem_type_tables.h" -I"$inc" -x c - |
+    sed '/^#/d' |
     tr '\n' ' ' | sed 's/;/;\n/g' | sed -E 's/^ +//; s/ +/ /g; s/ ?\( ?/(/; s/ \)/)/g' |
     grep -E '^[A-Za-z_].*\b[A-Za-z_][A-Za-z0-9_]* ?\(' >"$tmp/decls.txt"
 

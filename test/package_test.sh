@@ -97,7 +97,7 @@ if [ ! -f "$tools" ]; then
     in_root "$tmp/new" /bin/sh -c 'export DEBIAN_FRONTEND=noninteractive
         echo "man-db man-db/auto-update boolean false" | debconf-set-selections
         apt-get update -qq || true
-        apt-get -y -q --no-install-recommends install gcc g++ libc6-dev man-db environment-modules pkgconf' \
+        apt-get -y -q -o Dpkg::Options::=--force-unsafe-io --no-install-recommends install gcc g++ libc6-dev man-db environment-modules pkgconf' \
         >"$tmp/tools.log" 2>&1 || { tail -20 "$tmp/tools.log"; skip "apt could not install the test's tools"; }
     tar -C "$tmp/new" -cf "$tools.$$.part" . && mv "$tools.$$.part" "$tools"
     rm -rf --one-file-system "$tmp/new"

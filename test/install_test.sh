@@ -91,6 +91,9 @@ check "OSHM_PREFIX overrides the prefix" \
 ln -s "$P/bin/oshcc" "$tmp/oshcc-link"
 check "a link to oshcc finds the tree" \
     sh -c "[ \"\$('$tmp/oshcc-link' --showme:compile)\" = '-I$P/include' ]"
+# The Debian package's names: the language is the wrapper's own, not the link's.
+ln -s "$P/bin/oshc++" "$tmp/oshc++.oshm"
+check "a link named oshc++.oshm compiles C++" sh -c "[ \"\$('$tmp/oshc++.oshm' --showme:command)\" = c++ ]"
 
 # ---- oshc++: the generic names as overloads, with values checked
 cat >"$tmp/generic.cpp" <<'CPP'

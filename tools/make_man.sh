@@ -10,6 +10,8 @@ cc=$1 inc=$2 families=$3 version=$4 out=$5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# Every "$cc -E -P" below drops line markers itself as well: a compiler
+# wrapper may not pass -P on (the build under Spack stopped here so).
 tables=$(grep -oE '^#define SHMEM_[A-Z0-9_]+_TABLE\(X\)' "$inc/shmem/shmem_type_tables.h" |
          sed -E 's/#define (.*)\(X\)/\1/')
 
@@ -18,7 +20,7 @@ tables=$(grep -oE '^#define SHMEM_[A-Z0-9_]+_TABLE\(X\)' "$inc/shmem/shmem_type_
     echo '#include <shmem/shmem_type_tables.h>'
     echo '#define X(...) @__VA_ARGS__@'
     for t in $tables; do echo "tab $t $t(X)"; done
-} | "$cc" -E -P -I"$inc" -x c - |
+} | "$cc" -E -P -I"$inc" -x c - | sed '/^#/d' |
     awk '$1 == "tab" {
         line = $0; sub(/^tab [A-Z0-9_]+ /, "", line)
         n = split(line, parts, "@")
@@ -42,8 +44,13 @@ mkdir -p "$tmp/fake/shmem"
     }' "$tmp/tables.tsv"
     echo '#endif'
 } >"$tmp/fake/shmem/shmem_type_tables.h"
+# Included first with -include, not found first by -I order: Spack's compiler
+# wrapper reorders -I paths, and the real tables (found first there) left the
+# symbolic names of the deprecated *_to_all family undeclared. Its include
+# guard is the real header's, so <shmem.h> then skips the real one.
 echo '#include <shmem/shmem.h>' |
-    "$cc" -E -P -DOSHM_NO_GENERIC -I"$tmp/fake" -I"$inc" -x c - |
+    "$cc" -E -P -DOSHM_NO_GENERIC -include "$tmp/fake/shmem/shmem_type_tables.h" -I"$inc" -x c - |
+    sed '/^#/d' |
     tr '\n' ' ' | sed 's/;/;\n/g' | sed -E 's/^ +//; s/ +/ /g; s/ ?\( ?/(/; s/ \)/)/g' |
     grep -E '^[A-Za-z_].*\b[A-Za-z_][A-Za-z0-9_]* ?\(' >"$tmp/decls.txt"
 

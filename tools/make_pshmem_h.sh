@@ -17,7 +17,8 @@ cc=$1 inc=$2 out=$3
     # One declaration per line (the preprocessor keeps the header's line
     # breaks); a routine is an identifier followed by "(", which no type is.
     echo '#include <shmem/shmem.h>' |
-        "$cc" -E -P -DOSHM_NO_GENERIC -I"$inc" -x c - |
+        # sed: line markers out, should a compiler wrapper not pass -P on.
+        "$cc" -E -P -DOSHM_NO_GENERIC -I"$inc" -x c - | sed '/^#/d' |
         tr '\n' ' ' | sed 's/;/;\n/g' | sed -E 's/^ +//; s/ +/ /g' |
         grep -E '^[a-z].*\bshmem_[a-z0-9_]+ ?\(' |
         sed -E 's/\b(shmem_[a-z0-9_]+) ?\(/p\1(/'

@@ -504,6 +504,9 @@ void shmem_pcontrol(const int level, ...);
 }
 #endif
 
+/* ---- What language bindings that key on macros look for (shmem4py) -------- */
+#include <shmem/bindings.h>
+
 /* ---- C11 type-generic interfaces ----------------------------------------- */
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus) && \
     !defined(OSHM_NO_GENERIC)

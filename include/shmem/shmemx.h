@@ -5,6 +5,7 @@
 #define SHMEM_SHMEMX_H
 
 #include <shmem/shmem.h>
+#include <shmem/features.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,6 +19,8 @@ size_t shmemx_heap_committed(void);
 const char *shmemx_transport_name(int pe);
 
 /* ---- The device (a simulated Ascend device on this host; docs/device.md) ---- */
+/* Only in a library built with it (OSHM_WITH_DEVICE, on by default). */
+#if SHMEMX_HAVE_DEVICE
 
 /* Device memory: collective over all PEs, like shmem_malloc, from the device
  * symmetric heap (SHMEM_DEVICE_HEAP_SIZE). Symmetric: kernels and the host
@@ -56,6 +59,7 @@ int shmemx_event_query(shmemx_event_t event);
 void shmemx_stream_wait_event(shmemx_stream_t stream, shmemx_event_t event);
 /* Waits for every stream. */
 void shmemx_device_synchronize(void);
+#endif /* SHMEMX_HAVE_DEVICE */
 
 #ifdef __cplusplus
 }

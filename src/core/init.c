@@ -8,7 +8,9 @@
 #include "boot/boot.h"
 #include "core/backends.h"
 #include "core/fault.h"
+#ifdef OSHM_HAVE_DEVICE
 #include "device/device.h"
+#endif
 #include "hcomm/hcomm.h"
 #include "heap/heap.h"
 #include "ipc/ipc.h"
@@ -66,8 +68,10 @@ static int setup(int thread_level)
                        oshm_heap.committed, &oshm_heap.mem);
     hcomm_register_seg(HCOMM_SEG_DATA, (uintptr_t)oshm_symdata.base, oshm_symdata.size,
                        oshm_symdata.size, &oshm_symdata.mem);
+#ifdef OSHM_HAVE_DEVICE
     if (device_heap_init() != 0)
         return -1;
+#endif
     struct hcomm_config hc = {.backends = oshm_builtin_backends,
                               .default_mode = oshm_chan_mode_for_level(thread_level),
                               .progress_thread = oshm_env.progress_thread != 0};
@@ -174,8 +178,10 @@ OSHM_FN(void, shmem_finalize, (void))
         return;
     }
     const char *was = oshm_routine_wait_enter("shmem_finalize");
+#ifdef OSHM_HAVE_DEVICE
     /* Kernels still running may still talk to other PEs. */
     device_fini();
+#endif
     hcomm_quiet(&hcomm.default_channel);
     oshm_prof_report();
     oshm_sync_world();

@@ -12,7 +12,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <shmem/features.h>
+#if SHMEMX_HAVE_DEVICE
 #include <shmem/device.h>
+#endif
 
 #include "boot/boot_wire.h"
 #include "check.h"
@@ -41,11 +44,13 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
     return real_send(fd, buf, len, flags);
 }
 
+#if SHMEMX_HAVE_DEVICE
 static void bad_pe_kernel(void *p)
 {
     long *x = *(long **)p;
     shmemd_long_p(x, 1, shmemd_n_pes() + 3);
 }
+#endif
 
 int main(int argc, char **argv)
 {
@@ -187,6 +192,7 @@ int main(int argc, char **argv)
             printf("stranger refused\n");
         }
         shmem_barrier_all();
+#if SHMEMX_HAVE_DEVICE
     } else if (!strcmp(mode, "device_on_host")) {
         /* A device routine outside a kernel: a clear error, not a crash. */
         shmemd_quiet();
@@ -195,6 +201,7 @@ int main(int argc, char **argv)
         long *x = shmemx_device_calloc(1, sizeof(long));
         shmemx_launch(bad_pe_kernel, 1, 1, &x, sizeof x, NULL);
         shmemx_stream_synchronize(NULL);
+#endif
     } else if (!strcmp(mode, "asymmetric_malloc")) {
         /* PEs ask for different sizes: with SHMEM_DEBUG a clear error. */
         void *p = shmem_malloc(64 + (size_t)me * 64);

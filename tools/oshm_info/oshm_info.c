@@ -48,10 +48,15 @@ static const struct {
 };
 #define NPACKAGES (sizeof packages / sizeof packages[0])
 
+#ifdef OSHM_INFO_DEVICE
 static const char *const engines = "mte udma";
 static const char *const engines_meaning =
     "simulated device data-movement engines (a thread each per PE, carrying kernels' "
     "descriptors out through the host backends)";
+#else
+static const char *const engines = "";
+static const char *const engines_meaning = "none: built without the simulated device";
+#endif
 
 static void usage(FILE *out)
 {
@@ -83,7 +88,7 @@ static void print_build(void)
     printf("Backends built in:       ");
     for (int i = 0; oshm_builtin_backends[i]; i++)
         printf("%s%s", i ? ", " : "", oshm_builtin_backends[i]->name);
-    printf("\nDevice engines:          %s: %s\n", engines, engines_meaning);
+    printf("\nDevice engines:          %s%s%s\n", engines, *engines ? ": " : "", engines_meaning);
     for (size_t i = 0; i < NPACKAGES; i++) {
         const char *v = packages[i].version;
         printf("%-24s %s", packages[i].name, *v ? "yes" : "no");

@@ -225,8 +225,11 @@ int main(int argc, char **argv)
         if (me == victim) {
             size_t size = (size_t)code << 20;
             char *p = malloc(size);
+            /* Volatile: clang drops a buffer written and freed unread,
+             * and the kernel then never sees the memory asked for. */
+            volatile char *touch = p;
             for (size_t i = 0; p && i < size; i += 4096)
-                p[i] = 1;
+                touch[i] = 1;
             printf("PE %d holds %d MiB\n", me, p ? code : 0);
             free(p);
         }

@@ -101,15 +101,9 @@ static int open_direct(const struct ipc_key *key)
     return fd;
 }
 
-int ipc_import(const struct ipc_key *key, struct vmm_handle *h)
+/* The descriptor from KEY's owner's service, or -1 with errno. */
+static int ask_owner(const struct ipc_key *key)
 {
-    int direct = open_direct(key);
-    if (direct >= 0) {
-        if (vmm_import(direct, (size_t)key->size, h) != 0)
-            return -1;
-        h->kind = (enum vmm_kind)key->kind;
-        return 0;
-    }
     int s = connect_owner(key);
     if (s < 0)
         return -1;
@@ -130,7 +124,15 @@ int ipc_import(const struct ipc_key *key, struct vmm_handle *h)
         errno = err;
         return -1;
     }
-    if (vmm_import(fd, (size_t)key->size, h) != 0)
+    return fd;
+}
+
+int ipc_import(const struct ipc_key *key, struct vmm_handle *h)
+{
+    int fd = open_direct(key);
+    if (fd < 0)
+        fd = ask_owner(key);
+    if (fd < 0 || vmm_import(fd, (size_t)key->size, h) != 0)
         return -1;
     h->kind = (enum vmm_kind)key->kind;
     return 0;

@@ -83,30 +83,36 @@ static void node_name(const char *host, int pe, char *out, size_t len)
 
 /* Sorting PE numbers by a name of their card, ties by PE number, groups
  * equal names with the lowest PE first: n log n where comparing every pair
- * took n^2 (a second at 1,024 PEs, in every PE). */
-static const struct pe_card *sort_cards;
-static size_t sort_field; /* offsetof the name compared */
+ * took n^2 (a second at 1,024 PEs, in every PE). A name is the string at
+ * FIELD (offsetof) of a card. */
+struct by_name {
+    const struct pe_card *cards;
+    size_t field;
+};
 
-static int by_name(const void *a, const void *b)
+static const char *name_of(const struct by_name *k, int p)
+{
+    return (const char *)&k->cards[p] + k->field;
+}
+
+static int by_name(const void *a, const void *b, void *key)
 {
     int p = *(const int *)a, q = *(const int *)b;
-    int c = strcmp((const char *)&sort_cards[p] + sort_field, (const char *)&sort_cards[q] + sort_field);
+    int c = strcmp(name_of(key, p), name_of(key, q));
     return c ? c : (p > q) - (p < q);
 }
 
-/* ORDER: the PEs sorted by the name at FIELD. */
-static void sort_by(const struct pe_card *cards, int n, size_t field, int *order)
+/* ORDER: the PEs sorted by K's name. */
+static void sort_by(const struct by_name *k, int n, int *order)
 {
     for (int p = 0; p < n; p++)
         order[p] = p;
-    sort_cards = cards;
-    sort_field = field;
-    qsort(order, (size_t)n, sizeof *order, by_name);
+    qsort_r(order, (size_t)n, sizeof *order, by_name, (void *)k);
 }
 
-static bool same_name(const struct pe_card *cards, size_t field, int p, int q)
+static bool same_name(const struct by_name *k, int p, int q)
 {
-    return strcmp((const char *)&cards[p] + field, (const char *)&cards[q] + field) == 0;
+    return strcmp(name_of(k, p), name_of(k, q)) == 0;
 }
 
 /* Numbers the nodes in order of their first PE and decides whether any
@@ -115,12 +121,13 @@ static int place_pes(const struct pe_card *cards, int n, int *order)
 {
     /* Every PE of a node takes its first PE's number for now; the nodes
      * are then counted in PE order, so that numbers follow first PEs. */
-    size_t node = offsetof(struct pe_card, node), host = offsetof(struct pe_card, host);
-    sort_by(cards, n, node, order);
+    const struct by_name node = {cards, offsetof(struct pe_card, node)},
+                         host = {cards, offsetof(struct pe_card, host)};
+    sort_by(&node, n, order);
     for (int i = 0; i < n; i++) {
         int p = order[i];
         hcomm.pid_of[p] = cards[p].pid;
-        hcomm.node_of[p] = i > 0 && same_name(cards, node, order[i - 1], p)
+        hcomm.node_of[p] = i > 0 && same_name(&node, order[i - 1], p)
                                ? hcomm.node_of[order[i - 1]]
                                : p;
     }
@@ -132,13 +139,13 @@ static int place_pes(const struct pe_card *cards, int n, int *order)
      * them, the union of their affinity masks (PEs bound each to a core of
      * its own are not; eight PEs free to use the same two cores are). */
     hcomm.oversubscribed = false;
-    sort_by(cards, n, host, order);
+    sort_by(&host, n, order);
     for (int i = 0; i < n && !hcomm.oversubscribed;) {
         int pes = 0;
         cpu_set_t all;
         CPU_ZERO(&all);
         int first = order[i];
-        for (; i < n && same_name(cards, host, first, order[i]); i++, pes++)
+        for (; i < n && same_name(&host, first, order[i]); i++, pes++)
             CPU_OR(&all, &all, &cards[order[i]].cpus);
         hcomm.oversubscribed = pes > CPU_COUNT(&all);
     }

@@ -57,6 +57,17 @@ static int compare(const char *a, const char *b)
     return 0;
 }
 
+/* Says where a chart went, or why it did not (RC: its writer's). 1 if not. */
+static int told(const char *path, int rc)
+{
+    if (rc != 0) {
+        fprintf(stderr, "oshm_prof: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    printf("%s\n", path);
+    return 0;
+}
+
 static int chart(const char *dir, const char *out)
 {
     struct prof_pe *pes;
@@ -76,19 +87,9 @@ static int chart(const char *dir, const char *out)
         rc = 1;
     } else {
         snprintf(path, sizeof path, "%s/comm.svg", out);
-        if (prof_write_heatmap(path, cells, (size_t)nc, n_pes) != 0) {
-            fprintf(stderr, "oshm_prof: cannot write %s: %s\n", path, strerror(errno));
-            rc = 1;
-        } else {
-            printf("%s\n", path);
-        }
+        rc |= told(path, prof_write_heatmap(path, cells, (size_t)nc, n_pes));
         snprintf(path, sizeof path, "%s/time.svg", out);
-        if (prof_write_time_chart(path, pes, n) != 0) {
-            fprintf(stderr, "oshm_prof: cannot write %s: %s\n", path, strerror(errno));
-            rc = 1;
-        } else {
-            printf("%s\n", path);
-        }
+        rc |= told(path, prof_write_time_chart(path, pes, n));
     }
     free(cells);
     prof_pes_free(pes, n);

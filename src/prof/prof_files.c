@@ -284,8 +284,9 @@ void prof_print_compare(FILE *f, const char *name_a, const struct prof_pe *a, in
     for (int pass = 0; pass < 2; pass++) {
         int count = pass ? cb : ca;
         for (int i = 0; i < count; i++) {
-            const struct job_row *x = pass ? NULL : &ra[i], *y = NULL;
-            const char *name = pass ? rb[i].name : ra[i].name;
+            const struct job_row *row = pass ? &rb[i] : &ra[i];
+            const struct job_row *x = pass ? NULL : row, *y = NULL;
+            const char *name = row->name;
             for (int k = 0; k < (pass ? ca : cb); k++)
                 if (!strcmp((pass ? ra : rb)[k].name, name)) {
                     if (pass)

@@ -11,6 +11,7 @@
 #ifdef OSHM_HAVE_DEVICE
 #include "device/device.h"
 #endif
+#include "fabric/fabric.h"
 #include "hcomm/hcomm.h"
 #include "heap/heap.h"
 #include "ipc/ipc.h"
@@ -72,7 +73,16 @@ static int setup(int thread_level)
     if (device_heap_init() != 0)
         return -1;
 #endif
+    /* The bootstrap's store, as the layers below it see one. */
+    static struct fabric_exchange exchange;
+    exchange = (struct fabric_exchange){.rank = oshm_boot.rank,
+                                        .size = oshm_boot.size,
+                                        .put = oshm_boot.ops->put,
+                                        .fence = oshm_boot.ops->fence,
+                                        .get = oshm_boot.ops->get,
+                                        .allgather = oshm_boot_allgather};
     struct hcomm_config hc = {.backends = oshm_builtin_backends,
+                              .exchange = &exchange,
                               .default_mode = oshm_chan_mode_for_level(thread_level),
                               .progress_thread = oshm_env.progress_thread != 0};
     if (hcomm_init(&hc) != 0)

@@ -17,8 +17,9 @@ static uint64_t amo_run(void *dest, enum hcomm_amo_op op, size_t size, uint64_t 
     struct device_thread *t = device_thread_of(routine);
     dsync_check(dest, size, pe, routine);
     uint64_t old = 0;
-    dsync_post(t, (struct engine_desc){.op = ENGINE_AMO, .pe = pe, .dst = dest, .amo = op,
-                                       .amo_size = size, .operand = operand, .compare = compare,
+    dsync_post(t, (struct engine_desc){.op = ENGINE_AMO, .pe = pe, .dst = dest,
+                                       .amo = (enum backend_amo_op)op, .amo_size = size,
+                                       .operand = operand, .compare = compare,
                                        .result = fetch ? &old : NULL, .routine = routine});
     if (fetch)
         dsync_wait(t);
@@ -45,8 +46,9 @@ static void amo_nbi_run(void *fetch, void *dest, enum hcomm_amo_op op, size_t si
         return;
     }
     dsync_check(dest, size, pe, routine);
-    dsync_post(t, (struct engine_desc){.op = ENGINE_AMO, .pe = pe, .dst = dest, .amo = op,
-                                       .amo_size = size, .operand = operand, .compare = compare,
+    dsync_post(t, (struct engine_desc){.op = ENGINE_AMO, .pe = pe, .dst = dest,
+                                       .amo = (enum backend_amo_op)op, .amo_size = size,
+                                       .operand = operand, .compare = compare,
                                        .result = (uint64_t *)fetch, .routine = routine});
 }
 

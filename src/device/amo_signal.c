@@ -18,7 +18,8 @@ static void put_signal_run(void *dest, const void *source, size_t nbytes, uint64
     dsync_check(sig_addr, sizeof *sig_addr, pe, routine);
     dsync_post(t, (struct engine_desc){.op = nbytes ? ENGINE_PUT_SIGNAL : ENGINE_SIGNAL, .pe = pe,
                                        .dst = dest, .src = source, .len = nbytes, .sig = sig_addr,
-                                       .sig_value = signal, .sig_op = op, .routine = routine});
+                                       .sig_value = signal, .sig_op = (enum backend_signal_op)op,
+                                       .routine = routine});
     if (wait)
         dsync_wait(t);
 }

@@ -99,7 +99,7 @@ static void signal_index(const struct group *g, int64_t *word, int to)
         return;
     }
     dsync_post(g->t, (struct engine_desc){.op = ENGINE_SIGNAL, .pe = pe, .sig = (uint64_t *)word,
-                                          .sig_value = 1, .sig_op = HCOMM_SIGNAL_ADD,
+                                          .sig_value = 1, .sig_op = BACKEND_SIGNAL_ADD,
                                           .routine = g->routine});
 }
 
@@ -114,7 +114,7 @@ static void consume(const struct group *g, int64_t *word, int64_t count)
         return;
     }
     dsync_post(g->t, (struct engine_desc){.op = ENGINE_AMO, .pe = hcomm.my_pe, .dst = word,
-                                          .amo = HCOMM_AMO_ADD, .amo_size = sizeof *word,
+                                          .amo = BACKEND_AMO_ADD, .amo_size = sizeof *word,
                                           .operand = (uint64_t)-count, .routine = g->routine});
     dsync_wait(g->t);
 }
@@ -336,7 +336,7 @@ static int dcoll_alltoall_run(shmemd_team_t team, void *dest, const void *source
                                 .dst = (char *)dest + (size_t)me * nbytes,
                                 .src = (const char *)source + (size_t)peer * nbytes, .len = nbytes,
                                 .sig = (uint64_t *)&g.words->data, .sig_value = 1,
-                                .sig_op = HCOMM_SIGNAL_ADD, .routine = routine});
+                                .sig_op = BACKEND_SIGNAL_ADD, .routine = routine});
         }
         dsync_wait(g.t);
         if (g.rank == 0)

@@ -2,7 +2,8 @@
  * The host-simulated Ascend device of this PE: a device symmetric heap (a
  * third hcomm segment, so host RMA and both backends reach it), streams that
  * run kernels in order, and kernels whose blocks are host threads. Device
- * RMA goes through the engines of src/transport/engine.
+ * RMA goes through the engines of src/transport/engine, started over hcomm
+ * by device_engines_start (device/engine_link.c).
  */
 #ifndef OSHM_DEVICE_DEVICE_H
 #define OSHM_DEVICE_DEVICE_H
@@ -19,6 +20,10 @@
  * once STMT has checked it. */
 #define DEVICE_PROFILED(FAMILY, ROUTINE, BYTES, PE, STMT)                                          \
     OSHM_PROFILED(FAMILY, ROUTINE, BYTES, PE, hcomm.eps[PE].rma, hcomm.eps[PE].amo, STMT)
+
+/* Starts the engines (once per life of the library, under the caller's
+ * lock) with hcomm as what they move data through. */
+int device_engines_start(unsigned delay_us, bool weak);
 
 /* One kernel launch. */
 struct device_launch {

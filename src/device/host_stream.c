@@ -42,8 +42,9 @@ static void run_host_task(void *arg)
     struct host_task *h = arg;
     struct engine_counter done = {0};
     struct engine_desc d = {.pe = h->pe, .dst = h->dest, .src = h->source, .len = h->nbytes,
-                            .sig = h->sig, .sig_value = h->signal, .sig_op = h->sig_op,
-                            .routine = h->routine, .done = &done};
+                            .sig = h->sig, .sig_value = h->signal,
+                            .sig_op = (enum backend_signal_op)h->sig_op, .routine = h->routine,
+                            .done = &done};
     switch (h->op) {
     case HOST_PUT: d.op = ENGINE_PUT; break;
     case HOST_GET: d.op = ENGINE_GET; break;

@@ -131,7 +131,8 @@ static void put_signal_run(void *dest, const void *source, size_t nbytes, uint64
     check_target(sig_addr, sizeof *sig_addr, pe, routine);
     post(t, (struct engine_desc){.op = nbytes ? ENGINE_PUT_SIGNAL : ENGINE_SIGNAL, .pe = pe,
                                  .dst = dest, .src = source, .len = nbytes, .sig = sig_addr,
-                                 .sig_value = signal, .sig_op = oshm_signal_op(sig_op, routine),
+                                 .sig_value = signal,
+                                 .sig_op = (enum backend_signal_op)oshm_signal_op(sig_op, routine),
                                  .routine = routine});
     if (wait)
         engine_wait(&t->ops);

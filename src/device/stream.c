@@ -73,8 +73,8 @@ static int start_engines(void)
 {
     pthread_mutex_lock(&engines_lock);
     int rc = engines_started ? 0
-                             : engine_start(oshm_env.device_engine_delay_us,
-                                            oshm_env.device_ordering == 1);
+                             : device_engines_start(oshm_env.device_engine_delay_us,
+                                                    oshm_env.device_ordering == 1);
     if (rc == 0 && !engines_started)
         atomic_store_explicit(&oshm_spin_pe_cores, pe_cores(), memory_order_relaxed);
     engines_started = rc == 0;

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boot/boot.h"
 
 /* Wire form: u32 magic, u32 addr_len, addr, u32 ntokens, then per token
  * u32 seg, u64 base, u64 size, u32 key_len, key. Host byte order: a job runs one
@@ -96,27 +95,29 @@ int fabric_card_unpack(const void *blob, size_t len, struct fabric_card *card)
 
 /* The bootstrap reads values of a known length: the length travels first,
  * under its own key. */
-int fabric_card_publish(const char *name, const void *blob, size_t len)
+int fabric_card_publish(const struct fabric_exchange *x, const char *name, const void *blob,
+                        size_t len)
 {
     char lkey[64];
     uint64_t l = len;
     snprintf(lkey, sizeof lkey, "%s.len", name);
-    if (oshm_boot.ops->put(lkey, &l, sizeof l) != 0)
+    if (x->put(lkey, &l, sizeof l) != 0)
         return -1;
-    return oshm_boot.ops->put(name, blob, len);
+    return x->put(name, blob, len);
 }
 
-int fabric_card_fetch(int pe, const char *name, void **blob, size_t *len)
+int fabric_card_fetch(const struct fabric_exchange *x, int pe, const char *name, void **blob,
+                      size_t *len)
 {
     char lkey[64];
     uint64_t l;
     snprintf(lkey, sizeof lkey, "%s.len", name);
-    if (oshm_boot.ops->get(pe, lkey, &l, sizeof l) != 0 || l > (64u << 20))
+    if (x->get(pe, lkey, &l, sizeof l) != 0 || l > (64u << 20))
         return -1;
     void *buf = malloc(l ? l : 1);
     if (!buf)
         return -1;
-    if (oshm_boot.ops->get(pe, name, buf, l) != 0) {
+    if (x->get(pe, name, buf, l) != 0) {
         free(buf);
         return -1;
     }

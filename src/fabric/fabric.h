@@ -36,15 +36,33 @@ struct fabric_card {
     struct fabric_token token[FABRIC_MAX_TOKENS];
 };
 
+/* How cards travel at start-up: a key-value store of the job, whose
+ * values become readable by every PE after a collective fence. The
+ * bootstrap implements it; init hands it down, so that the layers that
+ * exchange cards (here, hcomm) need nothing of the bootstrap's. */
+struct fabric_exchange {
+    int rank, size;
+    /* KEY=VALUE of this PE, readable by the others after the next fence. */
+    int (*put)(const char *key, const void *value, size_t len);
+    int (*fence)(void); /* collective */
+    /* KEY of RANK; the stored value must be exactly LEN bytes. */
+    int (*get)(int rank, const char *key, void *value, size_t len);
+    /* Collective: LEN bytes of every PE into ALL (size * LEN bytes). */
+    int (*allgather)(const void *mine, void *all, size_t len);
+};
+
 /* Serializes CARD into a new buffer (*BLOB, *LEN; free() it). */
 int fabric_card_pack(const struct fabric_card *card, void **blob, size_t *len);
 /* Parses a packed card; the pointers in CARD point into BLOB. -1 when
  * malformed. */
 int fabric_card_unpack(const void *blob, size_t len, struct fabric_card *card);
 
-/* Publishes this PE's packed card under NAME (before a bootstrap fence). */
-int fabric_card_publish(const char *name, const void *blob, size_t len);
+/* Publishes this PE's packed card under NAME through X (read after X's
+ * next fence). */
+int fabric_card_publish(const struct fabric_exchange *x, const char *name, const void *blob,
+                        size_t len);
 /* Reads PE's card published under NAME into a new buffer (free() it). */
-int fabric_card_fetch(int pe, const char *name, void **blob, size_t *len);
+int fabric_card_fetch(const struct fabric_exchange *x, int pe, const char *name, void **blob,
+                      size_t *len);
 
 #endif

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "boot/boot.h"
 #include "util/env.h"
 #include "util/log.h"
 #include "util/spin.h"
@@ -21,6 +20,7 @@
 #include "transport/choose.h"
 
 struct hcomm_domain hcomm;
+struct fabric_exchange hcomm_exchange;
 
 /* What every PE tells every other at start-up. */
 struct pe_card {
@@ -272,7 +272,7 @@ static int publish_card(int b, const pid_t *local_pids, int nlocal)
     card_name(hcomm.backend[b], name, sizeof name);
     int rc = hcomm.backend[b]->card(local_pids, nlocal, &blob, &len);
     if (rc == 0)
-        rc = fabric_card_publish(name, blob, len);
+        rc = fabric_card_publish(&hcomm_exchange, name, blob, len);
     if (rc != 0)
         oshm_warn("publishing this PE's %s card failed", hcomm.backend[b]->name);
     free(blob);
@@ -285,7 +285,7 @@ static int connect_peer(int b, struct hcomm_ep *ep)
     size_t len = 0;
     char name[64];
     card_name(hcomm.backend[b], name, sizeof name);
-    if (fabric_card_fetch(ep->pe, name, &blob, &len) != 0) {
+    if (fabric_card_fetch(&hcomm_exchange, ep->pe, name, &blob, &len) != 0) {
         oshm_warn("no %s card from PE %d", hcomm.backend[b]->name, ep->pe);
         return -1;
     }
@@ -359,7 +359,8 @@ int hcomm_init(const struct hcomm_config *cfg)
 {
     /* A session's run of puts leaves without the program, too. */
     progress_thread_set_upper(hcomm_batch_drive, hcomm_batch_held);
-    int n = oshm_boot.size, me = oshm_boot.rank;
+    hcomm_exchange = *cfg->exchange;
+    int n = hcomm_exchange.size, me = hcomm_exchange.rank;
     hcomm.my_pe = me;
     hcomm.n_pes = n;
 
@@ -379,7 +380,7 @@ int hcomm_init(const struct hcomm_config *cfg)
     int rc = -1, nlocal = 0;
     if (!cards || !hcomm.node_of || !hcomm.pid_of || !hcomm.eps || !local_pids || !order)
         goto out;
-    if (oshm_boot_allgather(&mine, cards, sizeof mine) != 0) {
+    if (hcomm_exchange.allgather(&mine, cards, sizeof mine) != 0) {
         oshm_warn("bootstrap exchange of PE addresses failed");
         goto out;
     }
@@ -397,7 +398,7 @@ int hcomm_init(const struct hcomm_config *cfg)
     for (int b = 0; b < hcomm.n_backends; b++)
         if (publish_card(b, local_pids, nlocal) != 0)
             goto out;
-    if (oshm_boot.ops->fence() != 0) {
+    if (hcomm_exchange.fence() != 0) {
         oshm_warn("bootstrap exchange of the backends' cards failed");
         goto out;
     }
@@ -418,7 +419,7 @@ void hcomm_fini(void)
          * completes its operations, then all meet outside the network,
          * serving it until the last PE arrives. */
         hcomm_quiet(&hcomm.default_channel);
-        if (oshm_boot.ops->fence() != 0)
+        if (hcomm_exchange.fence() != 0)
             oshm_warn("the closing exchange with the other PEs failed");
     }
     hcomm_channel_fini(&hcomm.default_channel);

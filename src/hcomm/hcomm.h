@@ -36,6 +36,8 @@
 
 #include "transport/backend.h"
 
+struct fabric_exchange;
+
 enum hcomm_seg_id {
     HCOMM_SEG_HEAP = 0,
     HCOMM_SEG_DATA = 1,
@@ -113,6 +115,9 @@ struct hcomm_config {
     const struct backend_ops *const *backends;
     enum hcomm_chan_mode default_mode; /* from the thread level */
     bool progress_thread;
+    /* How this PE meets the others at start-up and when the heap grows
+     * (copied): the bootstrap's store, handed down by init. */
+    const struct fabric_exchange *exchange;
 };
 
 struct hcomm_domain {

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "boot/boot.h"
 #include "util/log.h"
 #include "fabric/fabric.h"
 #include "hcomm/hcomm_int.h"
@@ -17,7 +16,7 @@ static int exchange(int b, const void *blob, size_t len, unsigned round)
     const struct backend_ops *ops = hcomm.backend[b];
     char name[64];
     snprintf(name, sizeof name, "oshm.%s.grow.%u", ops->name, round);
-    if (fabric_card_publish(name, blob, len) != 0 || oshm_boot.ops->fence() != 0) {
+    if (fabric_card_publish(&hcomm_exchange, name, blob, len) != 0 || hcomm_exchange.fence() != 0) {
         oshm_warn("cannot publish the %s keys of new symmetric memory", ops->name);
         return -1;
     }
@@ -27,7 +26,7 @@ static int exchange(int b, const void *blob, size_t len, unsigned round)
             continue;
         void *theirs = NULL;
         size_t tlen = 0;
-        int rc = fabric_card_fetch(p, name, &theirs, &tlen);
+        int rc = fabric_card_fetch(&hcomm_exchange, p, name, &theirs, &tlen);
         if (rc == 0 && tlen)
             rc = ops->peer_grow(peer, theirs, tlen);
         free(theirs);

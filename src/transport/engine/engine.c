@@ -30,7 +30,7 @@ struct engine_queue {
     uint32_t rng;             /* the weak mode's varying delays */
     /* The queue's own channel, opened by its thread, the only one to use
      * it: its quiet completes this queue's work only. */
-    struct hcomm_channel *channel;
+    void *channel;
 };
 
 struct engine {
@@ -40,6 +40,7 @@ struct engine {
 };
 
 static struct engine engines[ENGINE_KINDS];
+static struct engine_link link;
 static unsigned engine_delay_us;
 static unsigned engine_queues = 1;
 static bool engines_on;
@@ -51,7 +52,7 @@ const char *engine_name(enum engine_kind k)
     return (unsigned)k < ENGINE_KINDS ? names[k] : "unknown";
 }
 
-static bool same_node(int pe) { return hcomm.node_of[pe] == hcomm.my_node; }
+static bool same_node(int pe) { return link.node_of[pe] == link.my_node; }
 
 enum engine_kind engine_for(int pe) { return same_node(pe) ? ENGINE_MTE : ENGINE_UDMA; }
 
@@ -60,7 +61,7 @@ bool engine_reaches(enum engine_kind k, int pe)
     return k == ENGINE_UDMA || k == ENGINE_RDMA || k == ENGINE_AUTO || same_node(pe);
 }
 
-static void copy_rows(struct hcomm_channel *ch, const struct engine_desc *d)
+static void copy_rows(void *ch, const struct engine_desc *d)
 {
     size_t rows = d->rows ? d->rows : 1;
     for (size_t r = 0; r < rows; r++) {
@@ -68,13 +69,13 @@ static void copy_rows(struct hcomm_channel *ch, const struct engine_desc *d)
         const char *src = d->src ? (const char *)d->src + (ptrdiff_t)r * d->src_pitch
                                  : (const char *)d->inline_data;
         if (d->op == ENGINE_GET)
-            hcomm_get(ch, dst, src, d->len, d->pe, false, d->routine);
+            link.get(ch, dst, src, d->len, d->pe, d->routine);
         else
-            hcomm_put(ch, dst, src, d->len, d->pe, false, d->routine);
+            link.put(ch, dst, src, d->len, d->pe, d->routine);
     }
 }
 
-static void execute(struct hcomm_channel *ch, const struct engine_desc *d)
+static void execute(void *ch, const struct engine_desc *d)
 {
     switch (d->op) {
     case ENGINE_PUT:
@@ -82,15 +83,15 @@ static void execute(struct hcomm_channel *ch, const struct engine_desc *d)
         copy_rows(ch, d);
         break;
     case ENGINE_PUT_SIGNAL:
-        hcomm_put(ch, d->dst, d->src, d->len, d->pe, false, d->routine);
-        hcomm_signal(ch, d->sig, d->sig_value, d->sig_op, d->pe, d->routine);
+        link.put(ch, d->dst, d->src, d->len, d->pe, d->routine);
+        link.signal(ch, d->sig, d->sig_value, d->sig_op, d->pe, d->routine);
         break;
     case ENGINE_SIGNAL:
-        hcomm_signal(ch, d->sig, d->sig_value, d->sig_op, d->pe, d->routine);
+        link.signal(ch, d->sig, d->sig_value, d->sig_op, d->pe, d->routine);
         break;
     case ENGINE_AMO: {
-        uint64_t old = hcomm_amo(ch, d->dst, d->amo_size, d->amo, d->operand, d->compare, d->pe,
-                                 d->routine);
+        uint64_t old = link.amo(ch, d->dst, d->amo_size, d->amo, d->operand, d->compare, d->pe,
+                                d->routine);
         if (d->result)
             *d->result = old;
         break;
@@ -126,7 +127,7 @@ static void complete(struct engine_queue *q, const struct engine_desc *batch, si
 {
     if (from == to)
         return;
-    hcomm_quiet(q->channel);
+    link.quiet(q->channel);
     for (size_t i = from; i < to; i++) {
         atomic_fetch_add_explicit(&q->engine->executed, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&batch[i].done->completed, 1, memory_order_release);
@@ -137,7 +138,8 @@ static void *queue_main(void *arg)
 {
     struct engine_queue *q = arg;
     struct engine_desc batch[64];
-    if (hcomm_channel_create(HCOMM_CHAN_PRIVATE, &q->channel) != 0)
+    q->channel = link.open(engine_name(q->engine->kind));
+    if (!q->channel)
         oshm_fatal("the %s engine cannot open a communication channel",
                    engine_name(q->engine->kind));
     for (;;) {
@@ -146,7 +148,7 @@ static void *queue_main(void *arg)
             pthread_cond_wait(&q->doorbell, &q->lock);
         if (q->head == q->tail && q->stop) {
             pthread_mutex_unlock(&q->lock);
-            hcomm_channel_destroy(q->channel);
+            link.close(q->channel);
             q->channel = NULL;
             return NULL;
         }
@@ -175,14 +177,13 @@ static void *queue_main(void *arg)
     }
 }
 
-int engine_start(unsigned delay_us, bool weak)
+int engine_start(const struct engine_link *with, unsigned delay_us, bool weak)
 {
     pthread_mutex_lock(&start_lock);
     if (!engines_on) {
+        link = *with;
         engine_delay_us = delay_us;
         engine_queues = weak ? WEAK_QUEUES : 1;
-        /* The queues' threads will use the backends alongside the program's. */
-        hcomm_threads_begin();
         for (int k = 0; k < ENGINE_KINDS; k++) {
             struct engine *e = &engines[k];
             memset(e, 0, sizeof *e);
@@ -228,16 +229,17 @@ void engine_stop(void)
 void engine_post(const struct engine_desc *d)
 {
     struct engine_counter *c = d->done;
+    /* First: the link says where PEs are only once started. */
+    if (__builtin_expect(!engines_on, 0))
+        oshm_fatal("%s: the device engines are not started: they start with the first "
+                   "shmemx_launch or *_on_stream call after shmem_init", d->routine);
     enum engine_kind k = d->engine == ENGINE_AUTO ? engine_for(d->pe) : d->engine;
     if (__builtin_expect((unsigned)k >= ENGINE_KINDS, 0))
         oshm_fatal("%s: no engine %d (AUTO, MTE, SDMA, UDMA or RDMA)", d->routine, (int)k);
     if (__builtin_expect(!engine_reaches(k, d->pe), 0))
         oshm_fatal("%s: the %s engine reaches only PEs of this node (node %d); PE %d is on node "
-                   "%d: use UDMA, RDMA or AUTO", d->routine, engine_name(k), hcomm.my_node,
-                   d->pe, hcomm.node_of[d->pe]);
-    if (__builtin_expect(!engines_on, 0))
-        oshm_fatal("%s: the device engines are not started: they start with the first "
-                   "shmemx_launch or *_on_stream call after shmem_init", d->routine);
+                   "%d: use UDMA, RDMA or AUTO", d->routine, engine_name(k), link.my_node,
+                   d->pe, link.node_of[d->pe]);
     /* AMOs and signals keep one queue, the quickest: a thread's atomics on
      * one engine stay in order among themselves (as an atomic unit serves
      * them), and overtake its RMA unless a fence says otherwise. */

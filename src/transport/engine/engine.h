@@ -4,7 +4,9 @@
  * node; UDMA (the device's own RDMA) and RDMA (the host NIC) reach any PE.
  * Each is a set of asynchronous descriptor queues with doorbells: a kernel
  * posts a descriptor and goes on; a queue's own thread (its "hardware")
- * carries it out later through hcomm, then bumps the poster's completion
+ * carries it out later through the link the device layer gives at start
+ * (struct engine_link: hcomm's channels, so the engines need nothing above
+ * the transports), then bumps the poster's completion
  * counter. So a put returns before its data lands, and only waiting for the
  * counter (quiet) says it did, exactly as on the device.
  *
@@ -27,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hcomm/hcomm.h"
+#include "transport/backend.h"
 
 enum engine_op {
     ENGINE_PUT,        /* rows of len bytes src -> dst on pe (dst symmetric) */
@@ -70,8 +72,8 @@ struct engine_desc {
     uint64_t inline_data[2];   /* the source of puts of one value (p), copied at post */
     uint64_t *sig;             /* signal word (symmetric) */
     uint64_t sig_value;
-    enum hcomm_signal_op sig_op;
-    enum hcomm_amo_op amo;
+    enum backend_signal_op sig_op;
+    enum backend_amo_op amo;
     size_t amo_size;
     uint64_t operand, compare;
     uint64_t *result;          /* where a fetching AMO's old value goes */
@@ -80,9 +82,28 @@ struct engine_desc {
     uint64_t after;            /* set by engine_post: starts once this many of done's are complete */
 };
 
-/* Enables the engines of this PE (idempotent); a queue's thread starts on
- * its first descriptor. WEAK: SHMEM_DEVICE_ORDERING=weak. */
-int engine_start(unsigned delay_us, bool weak);
+/* What the engines move data through: a channel per queue, opened and used
+ * by that queue's thread only. Filled by the layer that starts them
+ * (src/device, over hcomm); the queues' threads must be allowed to use the
+ * backends before engine_start. */
+struct engine_link {
+    void *(*open)(const char *who); /* NULL: cannot */
+    void (*close)(void *chan);
+    void (*put)(void *chan, void *dst, const void *src, size_t len, int pe, const char *routine);
+    void (*get)(void *chan, void *dst, const void *src, size_t len, int pe, const char *routine);
+    void (*signal)(void *chan, uint64_t *sig, uint64_t value, enum backend_signal_op op, int pe,
+                   const char *routine);
+    uint64_t (*amo)(void *chan, void *dst, size_t size, enum backend_amo_op op, uint64_t operand,
+                    uint64_t compare, int pe, const char *routine);
+    void (*quiet)(void *chan); /* everything CHAN moved is visible at its targets */
+    int my_node;
+    const int *node_of; /* node of each PE: MTE and SDMA stay on my_node */
+};
+
+/* Enables the engines of this PE (idempotent) over LINK (copied); a
+ * queue's thread starts on its first descriptor. WEAK:
+ * SHMEM_DEVICE_ORDERING=weak. */
+int engine_start(const struct engine_link *link, unsigned delay_us, bool weak);
 void engine_stop(void);
 /* The engine AUTO picks for PE: MTE on this node, else UDMA. */
 enum engine_kind engine_for(int pe);

@@ -118,27 +118,12 @@ int ofi_cq_open(struct fid_cq **cq, int *fd)
     return fi_cq_open(ofi.domain, &cqa, cq, NULL);
 }
 
-/* Closed channels kept, at most this many. */
-#define OFI_IDLE_CHANNELS 4
-
-static void add_open(struct backend_chan *ch)
-{
-    pthread_mutex_lock(&ofi.chans_lock);
-    ch->next = ofi.chans;
-    ofi.chans = ch;
-    pthread_mutex_unlock(&ofi.chans_lock);
-}
+static void add_open(struct backend_chan *ch) { chan_pool_add(&ofi.chans, &ch->pooled); }
 
 static struct backend_chan *take_idle(void)
 {
-    pthread_mutex_lock(&ofi.chans_lock);
-    struct backend_chan *ch = ofi.idle;
-    if (ch) {
-        ofi.idle = ch->next;
-        ofi.nidle--;
-    }
-    pthread_mutex_unlock(&ofi.chans_lock);
-    return ch;
+    struct chan_pool_entry *e = chan_pool_take(&ofi.chans);
+    return e ? OFI_CHAN_OF(e) : NULL;
 }
 
 int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **out)
@@ -199,17 +184,14 @@ int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan *
 fail:
     oshm_warn("libfabric (provider %s): %s failed on PE %d: %s", ofi.prov, step, ofi.my_pe,
               fi_strerror(-rc));
-    ch->next = NULL;
-    pthread_mutex_lock(&ofi.chans_lock);
-    ch->next = ofi.chans;
-    ofi.chans = ch;
-    pthread_mutex_unlock(&ofi.chans_lock);
+    add_open(ch);
     ofi_chan_close(ch);
     return -1;
 }
 
-static void free_chan(struct backend_chan *ch)
+static void free_chan(struct chan_pool_entry *e)
 {
+    struct backend_chan *ch = OFI_CHAN_OF(e);
     if (ch->scratch_mr)
         fi_close(&ch->scratch_mr->fid);
     if (ch->ep)
@@ -229,35 +211,13 @@ static void free_chan(struct backend_chan *ch)
  * channel that failed to open is never kept. */
 void ofi_chan_close(struct backend_chan *ch)
 {
-    pthread_mutex_lock(&ofi.chans_lock);
-    for (struct backend_chan **c = &ofi.chans; *c; c = &(*c)->next)
-        if (*c == ch) {
-            *c = ch->next;
-            break;
-        }
-    bool keep = ch->ep && ch->wcntr && ch->rcntr && ch->cq &&
-                (!(ofi.mr_mode & FI_MR_LOCAL) || ch->scratch_mr) && ofi.nidle < OFI_IDLE_CHANNELS;
-    if (keep) {
-        ch->next = ofi.idle;
-        ofi.idle = ch;
-        ofi.nidle++;
-    }
-    pthread_mutex_unlock(&ofi.chans_lock);
-    if (!keep)
-        free_chan(ch);
+    bool whole = ch->ep && ch->wcntr && ch->rcntr && ch->cq &&
+                 (!(ofi.mr_mode & FI_MR_LOCAL) || ch->scratch_mr);
+    if (!chan_pool_retire(&ofi.chans, &ch->pooled, whole))
+        free_chan(&ch->pooled);
 }
 
-void ofi_chan_close_all(void)
-{
-    while (ofi.chans)
-        ofi_chan_close(ofi.chans);
-    while (ofi.idle) {
-        struct backend_chan *ch = ofi.idle;
-        ofi.idle = ch->next;
-        free_chan(ch);
-    }
-    ofi.nidle = 0;
-}
+void ofi_chan_close_all(void) { chan_pool_drain(&ofi.chans, free_chan); }
 
 void ofi_chan_share(struct backend_chan *ch)
 {
@@ -270,11 +230,12 @@ void ofi_chan_share(struct backend_chan *ch)
 static unsigned chans_progress(void)
 {
     unsigned n = 0;
-    if (pthread_mutex_trylock(&ofi.chans_lock) != 0)
+    if (pthread_mutex_trylock(&ofi.chans.lock) != 0)
         return 0;
     /* The domain is thread-safe (FI_THREAD_SAFE): any thread may read a
      * channel's counters. */
-    for (struct backend_chan *ch = ofi.chans; ch; ch = ch->next)
+    for (struct chan_pool_entry *e = ofi.chans.open; e; e = e->next) {
+        struct backend_chan *ch = OFI_CHAN_OF(e);
         for (int kind = OFI_WRITES; kind <= OFI_READS; kind++)
             if (ofi_in_flight(ch, kind)) {
                 uint64_t before = ofi_load(&ch->count[kind].seen);
@@ -286,7 +247,8 @@ static unsigned chans_progress(void)
                             OFI_WAIT_ERRORS_EVERY == 0)
                     ofi_chan_poll(ch);
             }
-    pthread_mutex_unlock(&ofi.chans_lock);
+    }
+    pthread_mutex_unlock(&ofi.chans.lock);
     return n;
 }
 
@@ -319,9 +281,10 @@ static int thread_arm(struct pollfd *fds, int max, bool *partial)
     int n = 0;
     fids[n] = &ofi.target_cq->fid;
     fds[n++] = (struct pollfd){.fd = ofi.target_fd, .events = POLLIN};
-    bool listed = pthread_mutex_trylock(&ofi.chans_lock) == 0;
+    bool listed = pthread_mutex_trylock(&ofi.chans.lock) == 0;
     *partial |= !listed;
-    for (struct backend_chan *ch = listed ? ofi.chans : NULL; ch; ch = ch->next) {
+    for (struct chan_pool_entry *e = listed ? ofi.chans.open : NULL; e; e = e->next) {
+        struct backend_chan *ch = OFI_CHAN_OF(e);
         if (!ofi_in_flight(ch, OFI_WRITES) && !ofi_in_flight(ch, OFI_READS))
             continue;
         if (n == max || ch->cq_fd < 0) {
@@ -335,7 +298,7 @@ static int thread_arm(struct pollfd *fds, int max, bool *partial)
     int rc = fi_trywait(ofi.fabric, fids, n);
     pthread_mutex_unlock(&ofi.target_lock);
     if (listed)
-        pthread_mutex_unlock(&ofi.chans_lock);
+        pthread_mutex_unlock(&ofi.chans.lock);
     return rc == 0 ? n : PROGRESS_ARM_BUSY;
 }
 

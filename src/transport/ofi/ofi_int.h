@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "transport/backend.h"
+#include "transport/chan_pool.h"
 #include "transport/progress_thread.h"
 
 /* libfabric's exported entry points, loaded at run time (ofi_dl.c). The
@@ -75,6 +76,10 @@ struct ofi_range {
     uint64_t raw_base;              /* FI_MR_RAW: what fi_mr_map_raw needs */
     uint8_t raw[OFI_MAX_RAW_KEY];
     size_t raw_len;
+    /* The key as it travels in cards: the raw base, then the raw key (or
+     * the 8-byte key). */
+    uint8_t packed[8 + OFI_MAX_RAW_KEY];
+    uint32_t packed_len;
 };
 
 /* A peer's registered range as this PE addresses it. */
@@ -127,8 +132,10 @@ struct backend_chan {
     uint64_t *scratch;
     struct fid_mr *scratch_mr;
     void *scratch_desc;
-    struct backend_chan *next;
+    struct chan_pool_entry pooled;
 };
+
+#define OFI_CHAN_OF(E) CHAN_POOL_OWNER(E, struct backend_chan, pooled)
 
 struct ofi_state {
     struct fi_info *info;
@@ -159,13 +166,10 @@ struct ofi_state {
     struct ofi_range range[BACKEND_MAX_SEGS][OFI_MAX_RANGES];
     uint32_t nranges[BACKEND_MAX_SEGS];
     _Atomic uint64_t next_key; /* requested keys of local registrations */
-    pthread_mutex_t chans_lock;
-    struct backend_chan *chans;
-    /* Closed channels kept for the next context: an endpoint costs tens of
-     * milliseconds to open (tcp;ofi_rxm sets up its buffer pools then), and
-     * its connections as much again each. */
-    struct backend_chan *idle;
-    int nidle;
+    /* Open channels, and closed ones kept for the next context: an
+     * endpoint costs tens of milliseconds to open (tcp;ofi_rxm sets up its
+     * buffer pools then), and its connections as much again each. */
+    struct chan_pool chans;
     bool thread_on;
     struct progress_thread thread;
 };

@@ -26,10 +26,11 @@
 #include "util/log.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_ranges.h"
+#include "transport/net_card.h"
 #include "transport/ofi/ofi_int.h"
 
 struct ofi_state ofi = {.target_fd = -1, .target_lock = PTHREAD_MUTEX_INITIALIZER,
-                        .chans_lock = PTHREAD_MUTEX_INITIALIZER};
+                        .chans = CHAN_POOL_INIT};
 
 void ofi_failed(const char *what, int pe, int err)
 {
@@ -61,21 +62,29 @@ int ofi_mr_ready(struct fid_mr *mr, struct fid_ep *ep)
 }
 
 /* Registers [start, end) of this PE's segment SEG as its next range. */
+static struct net_ranges ranges(void);
+
+/* A range's key as it travels: the raw base, then the key (8 bytes, or the
+ * raw key). */
+static void pack_key(struct ofi_range *r)
+{
+    memcpy(r->packed, &r->raw_base, 8);
+    if (r->raw_len) {
+        memcpy(r->packed + 8, r->raw, r->raw_len);
+        r->packed_len = (uint32_t)(8 + r->raw_len);
+    } else {
+        memcpy(r->packed + 8, &r->key, 8);
+        r->packed_len = 16;
+    }
+}
+
 static int register_range(int seg, size_t start, size_t end)
 {
+    const struct net_ranges nr = ranges();
+    if (!net_range_allowed(&nr, seg, start, end))
+        return -1;
     uint32_t n = ofi.nranges[seg];
-    if (n == OFI_MAX_RANGES) {
-        oshm_warn("libfabric: segment %d grew in more than %d steps", seg, OFI_MAX_RANGES);
-        return -1;
-    }
     const struct backend_seg *s = &ofi.seg[seg];
-    /* Never memory that does not exist: the handle's size is the truth. */
-    struct stat st_mem;
-    if (end > s->committed || fstat(s->mem.fd, &st_mem) != 0 || (off_t)end > st_mem.st_size) {
-        oshm_warn("libfabric: refusing to register [%zu, %zu) of segment %d: only %zu bytes "
-                  "of it have memory behind them", start, end, seg, s->committed);
-        return -1;
-    }
     struct ofi_range *r = &ofi.range[seg][n];
     uint64_t access = FI_REMOTE_READ | FI_REMOTE_WRITE;
     if (ofi.mr_mode & FI_MR_LOCAL)
@@ -107,6 +116,7 @@ static int register_range(int seg, size_t start, size_t end)
             return -1;
         }
     }
+    pack_key(r);
     r->start = start;
     r->end = end;
     ofi.nranges[seg] = n + 1;
@@ -308,9 +318,9 @@ static int ofi_open(const struct backend_config *cfg)
                   "cannot be built on it", ofi.prov);
         goto fail_quietly;
     }
-    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
-        if (ofi.seg[s].committed && register_range(s, 0, ofi.seg[s].committed) != 0)
-            goto fail_quietly;
+    const struct net_ranges nr = ranges();
+    if (net_register_committed(&nr) != 0)
+        goto fail_quietly;
     if (ofi.thread_on && ofi_thread_start() != 0)
         goto fail_quietly;
     print_choice();
@@ -323,49 +333,28 @@ fail_quietly:
     return -1;
 }
 
-/* A range's key as it travels: the raw base, then the key (8 bytes, or the
- * raw key). */
-static size_t pack_key(const struct ofi_range *r, uint8_t *out)
+static void range_of(int seg, uint32_t i, size_t *start, size_t *end, const void **key,
+                     uint32_t *key_len)
 {
-    memcpy(out, &r->raw_base, 8);
-    if (r->raw_len) {
-        memcpy(out + 8, r->raw, r->raw_len);
-        return 8 + r->raw_len;
-    }
-    memcpy(out + 8, &r->key, 8);
-    return 16;
+    const struct ofi_range *r = &ofi.range[seg][i];
+    *start = r->start;
+    *end = r->end;
+    *key = r->packed;
+    *key_len = r->packed_len;
 }
 
-/* Tokens for this PE's ranges from FIRST on. KEYS holds their key bytes. */
-static int pack_ranges(struct fabric_card *card, const uint32_t *first,
-                       uint8_t (*keys)[8 + OFI_MAX_RAW_KEY])
+static struct net_ranges ranges(void)
 {
-    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
-        for (uint32_t i = first[s]; i < ofi.nranges[s]; i++) {
-            if (card->ntokens == FABRIC_MAX_TOKENS)
-                return -1;
-            const struct ofi_range *r = &ofi.range[s][i];
-            uint8_t *k = keys[card->ntokens];
-            size_t klen = pack_key(r, k);
-            if (fabric_card_add_range(card, (uint32_t)s, ofi.seg[s].base, r->start, r->end, k,
-                                      (uint32_t)klen) != 0)
-                return -1;
-        }
-    return 0;
+    return (struct net_ranges){.name = "libfabric", .seg = ofi.seg, .nranges = ofi.nranges,
+                               .max_ranges = OFI_MAX_RANGES, .range = range_of,
+                               .add = register_range};
 }
 
 static int ofi_card(const pid_t *pids, int npids, void **blob, size_t *len)
 {
     (void)pids, (void)npids;
-    static uint8_t keys[FABRIC_MAX_TOKENS][8 + OFI_MAX_RAW_KEY];
-    struct fabric_card card = {.addr = ofi.addr, .addr_len = (uint32_t)ofi.addr_len};
-    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
-        if (ofi.seg[s].size)
-            fabric_card_add_segment(&card, (uint32_t)s, ofi.seg[s].base, ofi.seg[s].size);
-    uint32_t all[BACKEND_MAX_SEGS] = {0};
-    if (pack_ranges(&card, all, keys) != 0)
-        return -1;
-    return fabric_card_pack(&card, blob, len);
+    const struct net_ranges nr = ranges();
+    return net_card(&nr, ofi.addr, ofi.addr_len, blob, len);
 }
 
 /* The key of a peer's range, usable from this PE's domain. */
@@ -417,13 +406,12 @@ static int peer_add(void *peer, int seg, uint32_t n, size_t start, size_t end,
     return 0;
 }
 
-static int add_ranges(struct backend_peer *p, const struct fabric_card *card)
+/* What this PE keeps of P's ranges. */
+static struct fabric_peer_ranges peer_ranges(struct backend_peer *p)
 {
-    const struct fabric_peer_ranges pr = {.peer = p, .base = p->base, .size = p->size,
-                                          .nsegs = BACKEND_MAX_SEGS,
-                                          .max_ranges = OFI_MAX_RANGES,
-                                          .count = peer_count, .add = peer_add};
-    return fabric_card_learn(card, &pr);
+    return (struct fabric_peer_ranges){.peer = p, .base = p->base, .size = p->size,
+                                       .nsegs = BACKEND_MAX_SEGS, .max_ranges = OFI_MAX_RANGES,
+                                       .count = peer_count, .add = peer_add};
 }
 
 static int ofi_connect(int pe, const void *blob, size_t len, struct backend_peer **out)
@@ -434,10 +422,9 @@ static int ofi_connect(int pe, const void *blob, size_t len, struct backend_peer
         return -1;
     *out = p;
     p->pe = pe;
-    if (fabric_card_unpack(blob, len, &card) != 0 || !card.addr_len || add_ranges(p, &card) != 0) {
-        oshm_warn("malformed libfabric card from PE %d", pe);
+    const struct fabric_peer_ranges pr = peer_ranges(p);
+    if (net_learn("libfabric", pe, blob, len, true, &pr, &card) != 0)
         return -1;
-    }
     int rc = fi_av_insert(ofi.av, card.addr, 1, &p->addr, 0, NULL);
     if (rc != 1) {
         oshm_warn("libfabric (provider %s) cannot insert PE %d's address on PE %d: %s",
@@ -463,32 +450,15 @@ static void ofi_disconnect(struct backend_peer *p)
 
 static int ofi_grow(int seg, size_t committed, void **blob, size_t *len)
 {
-    *blob = NULL;
-    *len = 0;
-    uint32_t first[BACKEND_MAX_SEGS];
-    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
-        first[s] = ofi.nranges[s];
-    uint32_t n = ofi.nranges[seg];
-    size_t from = n ? ofi.range[seg][n - 1].end : 0;
-    if (committed <= from)
-        return 0;
-    if (register_range(seg, from, committed) != 0)
-        return -1;
-    static uint8_t keys[FABRIC_MAX_TOKENS][8 + OFI_MAX_RAW_KEY];
-    struct fabric_card card = {0};
-    if (pack_ranges(&card, first, keys) != 0)
-        return -1;
-    return fabric_card_pack(&card, blob, len);
+    const struct net_ranges nr = ranges();
+    return net_grow(&nr, seg, committed, blob, len);
 }
 
 static int ofi_peer_grow(struct backend_peer *p, const void *blob, size_t len)
 {
     struct fabric_card card;
-    if (fabric_card_unpack(blob, len, &card) != 0 || add_ranges(p, &card) != 0) {
-        oshm_warn("malformed libfabric memory keys from PE %d", p->pe);
-        return -1;
-    }
-    return 0;
+    const struct fabric_peer_ranges pr = peer_ranges(p);
+    return net_learn("libfabric", p->pe, blob, len, false, &pr, &card);
 }
 
 static void ofi_close(void)

@@ -117,41 +117,21 @@ void ucx_release(struct backend_chan *ch, void *req, const char *what, int pe)
 }
 
 /* Closed channels kept for reuse, at most this many. */
-#define UCX_IDLE_CHANNELS 4
-
 static void set_mode(struct backend_chan *ch, enum backend_chan_mode mode) { ch->mode = mode; }
 
 static void add_open(struct backend_chan *ch)
 {
-    pthread_mutex_lock(&ucx.chans_lock);
-    ch->next = ucx.chans;
-    ucx.chans = ch;
-    pthread_mutex_unlock(&ucx.chans_lock);
+    chan_pool_add(&ucx.chans, &ch->pooled);
     /* Connections begun before the thread could see the channel. */
     if (atomic_load_explicit(&ch->held, memory_order_relaxed))
         progress_thread_kick(&ucx.thread);
 }
 
-static void unlink_from(struct backend_chan **list, struct backend_chan *ch)
-{
-    for (struct backend_chan **c = list; *c; c = &(*c)->next)
-        if (*c == ch) {
-            *c = ch->next;
-            return;
-        }
-}
-
 /* A kept channel (every worker is serialized: any suits any mode). */
 static struct backend_chan *take_idle(void)
 {
-    pthread_mutex_lock(&ucx.chans_lock);
-    struct backend_chan *found = ucx.idle;
-    if (found) {
-        unlink_from(&ucx.idle, found);
-        ucx.nidle--;
-    }
-    pthread_mutex_unlock(&ucx.chans_lock);
-    return found;
+    struct chan_pool_entry *e = chan_pool_take(&ucx.chans);
+    return e ? UCX_CHAN_OF(e) : NULL;
 }
 
 int ucx_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **out)
@@ -235,8 +215,9 @@ static void close_links(struct backend_chan *ch)
     }
 }
 
-static void free_chan(struct backend_chan *ch)
+static void free_chan(struct chan_pool_entry *e)
 {
+    struct backend_chan *ch = UCX_CHAN_OF(e);
     end_thread_flush(ch);
     close_links(ch);
     ucp_worker_destroy(ch->worker);
@@ -252,29 +233,11 @@ void ucx_chan_close(struct backend_chan *ch)
     if (!ch)
         return;
     end_thread_flush(ch);
-    pthread_mutex_lock(&ucx.chans_lock);
-    unlink_from(&ucx.chans, ch);
-    bool keep = ucx.nidle < UCX_IDLE_CHANNELS;
-    if (keep) {
-        ch->next = ucx.idle;
-        ucx.idle = ch;
-        ucx.nidle++;
-    }
-    pthread_mutex_unlock(&ucx.chans_lock);
-    if (!keep)
-        free_chan(ch);
+    if (!chan_pool_retire(&ucx.chans, &ch->pooled, true))
+        free_chan(&ch->pooled);
 }
 
-void ucx_chan_close_all(void)
-{
-    for (struct backend_chan **list = &ucx.chans; list; list = list == &ucx.chans ? &ucx.idle : NULL)
-        while (*list) {
-            struct backend_chan *ch = *list;
-            *list = ch->next;
-            free_chan(ch);
-        }
-    ucx.nidle = 0;
-}
+void ucx_chan_close_all(void) { chan_pool_drain(&ucx.chans, free_chan); }
 
 /* Moves CH's queued sends along, unless another thread holds it now. */
 static unsigned chan_progress(struct backend_chan *ch)
@@ -290,11 +253,11 @@ static unsigned chan_progress(struct backend_chan *ch)
 unsigned ucx_progress(void)
 {
     unsigned n = ucx_target_progress();
-    if (pthread_mutex_trylock(&ucx.chans_lock) != 0)
+    if (pthread_mutex_trylock(&ucx.chans.lock) != 0)
         return n;
-    for (struct backend_chan *ch = ucx.chans; ch; ch = ch->next)
-        n += chan_progress(ch);
-    pthread_mutex_unlock(&ucx.chans_lock);
+    for (struct chan_pool_entry *e = ucx.chans.open; e; e = e->next)
+        n += chan_progress(UCX_CHAN_OF(e));
+    pthread_mutex_unlock(&ucx.chans.lock);
     return n;
 }
 
@@ -346,10 +309,11 @@ static unsigned drive_chan(struct backend_chan *ch)
 
 static unsigned thread_drive(void)
 {
-    if (pthread_mutex_trylock(&ucx.chans_lock) != 0) /* a context opens or closes */
+    if (pthread_mutex_trylock(&ucx.chans.lock) != 0) /* a context opens or closes */
         return 0;
     unsigned n = 0;
-    for (struct backend_chan *ch = ucx.chans; ch; ch = ch->next) {
+    for (struct chan_pool_entry *e = ucx.chans.open; e; e = e->next) {
+        struct backend_chan *ch = UCX_CHAN_OF(e);
         if (!atomic_load_explicit(&ch->held, memory_order_relaxed))
             continue;
         if (pthread_mutex_trylock(&ch->lock) == 0) {
@@ -357,7 +321,7 @@ static unsigned thread_drive(void)
             pthread_mutex_unlock(&ch->lock);
         }
     }
-    pthread_mutex_unlock(&ucx.chans_lock);
+    pthread_mutex_unlock(&ucx.chans.lock);
     return n;
 }
 
@@ -365,11 +329,12 @@ static unsigned thread_drive(void)
  * PROGRESS_ARM_BUSY. */
 static int arm_held(struct pollfd *fds, int n, int max, bool *partial)
 {
-    if (pthread_mutex_trylock(&ucx.chans_lock) != 0) {
+    if (pthread_mutex_trylock(&ucx.chans.lock) != 0) {
         *partial = true;
         return n;
     }
-    for (struct backend_chan *ch = ucx.chans; ch; ch = ch->next) {
+    for (struct chan_pool_entry *e = ucx.chans.open; e; e = e->next) {
+        struct backend_chan *ch = UCX_CHAN_OF(e);
         if (!atomic_load_explicit(&ch->held, memory_order_relaxed))
             continue;
         if (n == max || ch->efd < 0 || pthread_mutex_trylock(&ch->lock) != 0) {
@@ -387,7 +352,7 @@ static int arm_held(struct pollfd *fds, int n, int max, bool *partial)
         else
             fds[n++] = (struct pollfd){.fd = ch->efd, .events = POLLIN};
     }
-    pthread_mutex_unlock(&ucx.chans_lock);
+    pthread_mutex_unlock(&ucx.chans.lock);
     return n;
 }
 

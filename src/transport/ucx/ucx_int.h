@@ -23,6 +23,7 @@
 #include <ucp/api/ucp.h>
 
 #include "transport/backend.h"
+#include "transport/chan_pool.h"
 #include "transport/progress_thread.h"
 
 /* Registered ranges per segment and PE. The heap at least doubles what it
@@ -75,8 +76,10 @@ struct backend_chan {
     uint64_t flush_gen;       /* HELD_GEN when the thread's flush began */
     void *flush_req;          /* the thread's flush of the worker, or NULL */
     struct ucx_link **link;   /* per PE */
-    struct backend_chan *next;
+    struct chan_pool_entry pooled;
 };
+
+#define UCX_CHAN_OF(E) CHAN_POOL_OWNER(E, struct backend_chan, pooled)
 
 struct ucx_state {
     ucp_context_h context;
@@ -94,12 +97,9 @@ struct ucx_state {
     struct ucx_range range[BACKEND_MAX_SEGS][UCX_MAX_RANGES];
     uint32_t nranges[BACKEND_MAX_SEGS];
     struct backend_peer **peer; /* per PE, once connected */
-    /* Open channels, for progress and teardown, and closed ones kept for
-     * the next context (a worker and its connections cost milliseconds). */
-    pthread_mutex_t chans_lock;
-    struct backend_chan *chans;
-    struct backend_chan *idle;
-    int nidle;
+    /* Open channels, and closed ones kept for the next context (a worker
+     * and its connections cost milliseconds). */
+    struct chan_pool chans;
     /* The progress thread, when there is one. */
     bool thread_on;
     struct progress_thread thread;

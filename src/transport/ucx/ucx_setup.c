@@ -22,10 +22,10 @@
 #include "util/log.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_ranges.h"
+#include "transport/net_card.h"
 #include "transport/ucx/ucx_int.h"
 
-struct ucx_state ucx = {.target_lock = PTHREAD_MUTEX_INITIALIZER,
-                        .chans_lock = PTHREAD_MUTEX_INITIALIZER};
+struct ucx_state ucx = {.target_lock = PTHREAD_MUTEX_INITIALIZER, .chans = CHAN_POOL_INIT};
 
 void ucx_failed(const char *what, int pe, ucs_status_t st)
 {
@@ -34,23 +34,16 @@ void ucx_failed(const char *what, int pe, ucs_status_t st)
     oshm_fatal("UCX %s failed: %s", what, ucs_status_string(st));
 }
 
+static struct net_ranges ranges(void);
+
 /* Registers [start, end) of this PE's segment SEG as its next range. */
 static int register_range(int seg, size_t start, size_t end)
 {
+    const struct net_ranges nr = ranges();
+    if (!net_range_allowed(&nr, seg, start, end))
+        return -1;
     uint32_t n = ucx.nranges[seg];
-    if (n == UCX_MAX_RANGES) {
-        oshm_warn("UCX: segment %d grew in more than %d steps", seg, UCX_MAX_RANGES);
-        return -1;
-    }
     const struct backend_seg *s = &ucx.seg[seg];
-    /* Never memory that does not exist: a fabric that pins pages would fail
-     * or pin the wrong ones. The handle's size is the truth. */
-    struct stat st_mem;
-    if (end > s->committed || fstat(s->mem.fd, &st_mem) != 0 || (off_t)end > st_mem.st_size) {
-        oshm_warn("UCX: refusing to register [%zu, %zu) of segment %d: only %zu bytes of it "
-                  "have memory behind them", start, end, seg, s->committed);
-        return -1;
-    }
     ucp_mem_map_params_t mp = {.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS |
                                              UCP_MEM_MAP_PARAM_FIELD_LENGTH,
                                .address = (void *)(s->base + start),
@@ -76,10 +69,21 @@ static int register_range(int seg, size_t start, size_t end)
     return 0;
 }
 
-static size_t registered_end(int seg)
+static void range_of(int seg, uint32_t i, size_t *start, size_t *end, const void **key,
+                     uint32_t *key_len)
 {
-    uint32_t n = ucx.nranges[seg];
-    return n ? ucx.range[seg][n - 1].end : 0;
+    const struct ucx_range *r = &ucx.range[seg][i];
+    *start = r->start;
+    *end = r->end;
+    *key = r->rkey;
+    *key_len = (uint32_t)r->rkey_len;
+}
+
+static struct net_ranges ranges(void)
+{
+    return (struct net_ranges){.name = "UCX", .seg = ucx.seg, .nranges = ucx.nranges,
+                               .max_ranges = UCX_MAX_RANGES, .range = range_of,
+                               .add = register_range};
 }
 
 /* UCX's System V segments are created with mode 0660, so that a user of
@@ -167,9 +171,9 @@ static int ucx_open(const struct backend_config *cfg)
         goto fail;
     if (ucx_notify_serve() != 0)
         goto fail_quietly;
-    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
-        if (ucx.seg[s].committed && register_range(s, 0, ucx.seg[s].committed) != 0)
-            goto fail_quietly;
+    const struct net_ranges nr = ranges();
+    if (net_register_committed(&nr) != 0)
+        goto fail_quietly;
     if (ucx.thread_on && ucx_thread_start() != 0)
         goto fail_quietly;
     return 0;
@@ -181,30 +185,11 @@ fail_quietly:
     return -1;
 }
 
-/* Tokens for this PE's ranges from FIRST on, each segment's up to its last. */
-static int pack_ranges(struct fabric_card *card, const uint32_t *first)
-{
-    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
-        for (uint32_t i = first[s]; i < ucx.nranges[s]; i++) {
-            const struct ucx_range *r = &ucx.range[s][i];
-            if (fabric_card_add_range(card, (uint32_t)s, ucx.seg[s].base, r->start, r->end,
-                                      r->rkey, (uint32_t)r->rkey_len) != 0)
-                return -1;
-        }
-    return 0;
-}
-
 static int ucx_card(const pid_t *pids, int npids, void **blob, size_t *len)
 {
     (void)pids, (void)npids;
-    struct fabric_card card = {.addr = ucx.addr, .addr_len = (uint32_t)ucx.addr_len};
-    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
-        if (ucx.seg[s].size)
-            fabric_card_add_segment(&card, (uint32_t)s, ucx.seg[s].base, ucx.seg[s].size);
-    uint32_t all[BACKEND_MAX_SEGS] = {0};
-    if (pack_ranges(&card, all) != 0)
-        return -1;
-    return fabric_card_pack(&card, blob, len);
+    const struct net_ranges nr = ranges();
+    return net_card(&nr, ucx.addr, ucx.addr_len, blob, len);
 }
 
 static uint32_t peer_count(void *peer, int seg, size_t *end)
@@ -233,14 +218,12 @@ static int peer_add(void *peer, int seg, uint32_t n, size_t start, size_t end,
     return 0;
 }
 
-/* Adds the ranges that CARD describes to what this PE knows of P. */
-static int add_ranges(struct backend_peer *p, const struct fabric_card *card)
+/* What this PE keeps of P's ranges. */
+static struct fabric_peer_ranges peer_ranges(struct backend_peer *p)
 {
-    const struct fabric_peer_ranges pr = {.peer = p, .base = p->base, .size = p->size,
-                                          .nsegs = BACKEND_MAX_SEGS,
-                                          .max_ranges = UCX_MAX_RANGES,
-                                          .count = peer_count, .add = peer_add};
-    return fabric_card_learn(card, &pr);
+    return (struct fabric_peer_ranges){.peer = p, .base = p->base, .size = p->size,
+                                       .nsegs = BACKEND_MAX_SEGS, .max_ranges = UCX_MAX_RANGES,
+                                       .count = peer_count, .add = peer_add};
 }
 
 static int ucx_connect(int pe, const void *blob, size_t len, struct backend_peer **out)
@@ -251,10 +234,9 @@ static int ucx_connect(int pe, const void *blob, size_t len, struct backend_peer
         return -1;
     *out = p;
     p->pe = pe;
-    if (fabric_card_unpack(blob, len, &card) != 0 || !card.addr_len || add_ranges(p, &card) != 0) {
-        oshm_warn("malformed UCX card from PE %d", pe);
+    const struct fabric_peer_ranges pr = peer_ranges(p);
+    if (net_learn("UCX", pe, blob, len, true, &pr, &card) != 0)
         return -1;
-    }
     p->addr = malloc(card.addr_len);
     if (!p->addr)
         return -1;
@@ -281,30 +263,15 @@ static void ucx_disconnect(struct backend_peer *p)
 
 static int ucx_grow(int seg, size_t committed, void **blob, size_t *len)
 {
-    *blob = NULL;
-    *len = 0;
-    uint32_t first[BACKEND_MAX_SEGS];
-    for (int s = 0; s < BACKEND_MAX_SEGS; s++)
-        first[s] = ucx.nranges[s];
-    size_t from = registered_end(seg);
-    if (committed <= from)
-        return 0;
-    if (register_range(seg, from, committed) != 0)
-        return -1;
-    struct fabric_card card = {0};
-    if (pack_ranges(&card, first) != 0)
-        return -1;
-    return fabric_card_pack(&card, blob, len);
+    const struct net_ranges nr = ranges();
+    return net_grow(&nr, seg, committed, blob, len);
 }
 
 static int ucx_peer_grow(struct backend_peer *p, const void *blob, size_t len)
 {
     struct fabric_card card;
-    if (fabric_card_unpack(blob, len, &card) != 0 || add_ranges(p, &card) != 0) {
-        oshm_warn("malformed UCX memory keys from PE %d", p->pe);
-        return -1;
-    }
-    return 0;
+    const struct fabric_peer_ranges pr = peer_ranges(p);
+    return net_learn("UCX", p->pe, blob, len, false, &pr, &card);
 }
 
 static void ucx_close(void)

@@ -200,6 +200,62 @@ static bool subtree_holds(int child, unsigned k, int root, int n)
     return root >= child && root < child + (1 << k) && root < n;
 }
 
+/* What a collective does at each edge of the binomial tree, which is
+ * always rooted at team index 0 so that each word hears from one PE only.
+ * GATHER: going up, a parent takes in the subtree of CHILD (its child of
+ * round K), smallest subtrees first, once the child said it is ready.
+ * SCATTER: coming down, largest subtrees first, the parent gives CHILD what
+ * its subtree lacks and tells it (push_down). */
+struct tree_edges {
+    void (*gather)(const struct group *g, int child, unsigned k, void *arg);
+    void (*scatter)(const struct group *g, int child, unsigned k, void *arg);
+    void *arg;
+};
+
+static void tree_pass(const struct group *g, const struct tree_edges *e)
+{
+    int n = g->set->size, rel = g->set->my_index;
+    for (unsigned k = 0; k < lowbit_of(rel, n); k++) {
+        int child = child_of(rel, k, n);
+        if (child < 0)
+            break;
+        if (g->rank == 0)
+            consume(g, &g->words->tree[k], 1);
+        group_sync(g);
+        e->gather(g, child, k, e->arg);
+        group_sync(g);
+    }
+    up_then_down(g, rel);
+    for (int k = (int)lowbit_of(rel, n) - 1; k >= 0; k--) {
+        int child = child_of(rel, (unsigned)k, n);
+        if (child >= 0)
+            e->scatter(g, child, (unsigned)k, e->arg);
+    }
+    finish(g);
+}
+
+struct bcast_arg {
+    void *dest;
+    size_t nbytes;
+    int root;
+};
+
+/* The data goes up from ROOT to 0 (each parent pulls it from the child
+ * whose subtree holds ROOT), and then down to the subtrees without it. */
+static void bcast_gather(const struct group *g, int child, unsigned k, void *arg)
+{
+    const struct bcast_arg *a = arg;
+    if (subtree_holds(child, k, a->root, g->set->size))
+        move(g, ENGINE_GET, a->dest, a->dest, a->nbytes, world_pe(g, child));
+}
+
+static void bcast_scatter(const struct group *g, int child, unsigned k, void *arg)
+{
+    const struct bcast_arg *a = arg;
+    push_down(g, a->dest, 0, subtree_holds(child, k, a->root, g->set->size) ? 0 : a->nbytes,
+              child);
+}
+
 static int dcoll_broadcast_run(shmemd_team_t team, void *dest, const void *source, size_t nbytes,
                                int root, bool block, const char *routine)
 {
@@ -213,27 +269,8 @@ static int dcoll_broadcast_run(shmemd_team_t team, void *dest, const void *sourc
         local_copy(&g, dest, source, nbytes);
         group_sync(&g);
     }
-    /* The tree is always rooted at index 0, so that each word hears from
-     * one PE only: the data goes up from ROOT to 0 (each parent pulls it
-     * from the child whose subtree holds ROOT), and then down. */
-    for (unsigned k = 0; k < lowbit_of(rel, n); k++) {
-        int child = child_of(rel, k, n);
-        if (child < 0)
-            break;
-        if (g.rank == 0)
-            consume(&g, &g.words->tree[k], 1);
-        group_sync(&g);
-        if (subtree_holds(child, k, root, n))
-            move(&g, ENGINE_GET, dest, dest, nbytes, world_pe(&g, child));
-        group_sync(&g);
-    }
-    up_then_down(&g, rel);
-    for (int k = (int)lowbit_of(rel, n) - 1; k >= 0; k--) {
-        int child = child_of(rel, (unsigned)k, n);
-        if (child >= 0)
-            push_down(&g, dest, 0, subtree_holds(child, (unsigned)k, root, n) ? 0 : nbytes, child);
-    }
-    finish(&g);
+    struct bcast_arg a = {.dest = dest, .nbytes = nbytes, .root = root};
+    tree_pass(&g, &(struct tree_edges){.gather = bcast_gather, .scatter = bcast_scatter, .arg = &a});
     return 0;
 }
 
@@ -246,6 +283,39 @@ int dcoll_broadcast(shmemd_team_t team, void *dest, const void *source, size_t n
     return r;
 }
 
+struct fcollect_arg {
+    char *dest;
+    size_t nbytes, total;
+};
+
+/* Team indices [CHILD, its subtree's end) as bytes of DEST. */
+static void subtree_bytes(const struct group *g, const struct fcollect_arg *a, int child,
+                          unsigned k, size_t *lo, size_t *hi)
+{
+    int n = g->set->size, end = child + (1 << k) < n ? child + (1 << k) : n;
+    *lo = (size_t)child * a->nbytes;
+    *hi = (size_t)end * a->nbytes;
+}
+
+/* Up: each subtree's blocks gather at its top, smallest subtrees first. */
+static void fcollect_gather(const struct group *g, int child, unsigned k, void *arg)
+{
+    const struct fcollect_arg *a = arg;
+    size_t lo, hi;
+    subtree_bytes(g, a, child, k, &lo, &hi);
+    move(g, ENGINE_GET, a->dest + lo, a->dest + lo, hi - lo, world_pe(g, child));
+}
+
+/* Down: each child gets what its subtree lacks. */
+static void fcollect_scatter(const struct group *g, int child, unsigned k, void *arg)
+{
+    const struct fcollect_arg *a = arg;
+    size_t lo, hi;
+    subtree_bytes(g, a, child, k, &lo, &hi);
+    move(g, ENGINE_PUT, a->dest + hi, a->dest + hi, a->total - hi, world_pe(g, child));
+    push_down(g, a->dest, 0, lo, child);
+}
+
 static int dcoll_fcollect_run(shmemd_team_t team, void *dest, const void *source, size_t nbytes,
                               bool block, const char *routine)
 {
@@ -256,31 +326,9 @@ static int dcoll_fcollect_run(shmemd_team_t team, void *dest, const void *source
     check_sym(&g, source, nbytes);
     local_copy(&g, (char *)dest + (size_t)rel * nbytes, source, nbytes);
     group_sync(&g);
-    /* Up: each subtree's blocks gather at its top, smallest subtrees first. */
-    for (unsigned k = 0; k < lowbit_of(rel, n); k++) {
-        int child = child_of(rel, k, n);
-        if (child < 0)
-            break;
-        if (g.rank == 0)
-            consume(&g, &g.words->tree[k], 1);
-        group_sync(&g);
-        size_t lo = (size_t)child * nbytes;
-        size_t hi = (size_t)(child + (1 << k) < n ? child + (1 << k) : n) * nbytes;
-        move(&g, ENGINE_GET, (char *)dest + lo, (char *)dest + lo, hi - lo, world_pe(&g, child));
-        group_sync(&g);
-    }
-    up_then_down(&g, rel);
-    /* Down: each child gets what its subtree lacks. */
-    for (int k = (int)lowbit_of(rel, n) - 1; k >= 0; k--) {
-        int child = child_of(rel, (unsigned)k, n);
-        if (child < 0)
-            continue;
-        size_t lo = (size_t)child * nbytes;
-        size_t hi = (size_t)(child + (1 << k) < n ? child + (1 << k) : n) * nbytes;
-        move(&g, ENGINE_PUT, (char *)dest + hi, (char *)dest + hi, total - hi, world_pe(&g, child));
-        push_down(&g, dest, 0, lo, child);
-    }
-    finish(&g);
+    struct fcollect_arg a = {.dest = dest, .nbytes = nbytes, .total = total};
+    tree_pass(&g, &(struct tree_edges){.gather = fcollect_gather, .scatter = fcollect_scatter,
+                                       .arg = &a});
     return 0;
 }
 
@@ -355,11 +403,40 @@ int dcoll_alltoall(shmemd_team_t team, void *dest, const void *source, size_t nb
     return r;
 }
 
+struct reduce_arg {
+    char *dest;
+    size_t nbytes, size, from, to; /* this thread's share: elements [from, to) */
+    void *tmp;
+    coll_combine_fn combine;
+};
+
+/* Up: a parent pulls each child's partial result from the child's DEST
+ * (the child signalled it complete) and combines it into its own. */
+static void reduce_gather(const struct group *g, int child, unsigned k, void *arg)
+{
+    (void)k;
+    const struct reduce_arg *a = arg;
+    if (a->to == a->from)
+        return;
+    size_t off = a->from * a->size, len = (a->to - a->from) * a->size;
+    dsync_post(g->t, (struct engine_desc){.op = ENGINE_GET, .pe = world_pe(g, child),
+                                          .dst = a->tmp, .src = a->dest + off, .len = len,
+                                          .routine = g->routine});
+    dsync_wait(g->t);
+    a->combine(a->dest + off, a->tmp, a->to - a->from);
+}
+
+static void reduce_scatter(const struct group *g, int child, unsigned k, void *arg)
+{
+    (void)k;
+    const struct reduce_arg *a = arg;
+    push_down(g, a->dest, 0, a->nbytes, child);
+}
+
 static int dcoll_reduce_run(shmemd_team_t team, void *dest, const void *source, size_t nreduce,
                             size_t size, coll_combine_fn combine, bool block, const char *routine)
 {
     struct group g = group_of(team, block, routine);
-    int n = g.set->size, rel = g.set->my_index;
     size_t nbytes = dcoll_bytes(nreduce, size, routine);
     check_sym(&g, dest, nbytes);
     check_sym(&g, source, nbytes);
@@ -370,32 +447,11 @@ static int dcoll_reduce_run(shmemd_team_t team, void *dest, const void *source, 
         oshm_fatal("%s: out of memory for %zu bytes", routine, (to - from) * size);
     local_copy(&g, dest, source, nbytes);
     group_sync(&g);
-    /* Up: a parent pulls each child's partial result from the child's DEST
-     * (the child signalled it complete) and combines it into its own. */
-    for (unsigned k = 0; k < lowbit_of(rel, n); k++) {
-        int child = child_of(rel, k, n);
-        if (child < 0)
-            break;
-        if (g.rank == 0)
-            consume(&g, &g.words->tree[k], 1);
-        group_sync(&g);
-        if (to > from) {
-            dsync_post(g.t, (struct engine_desc){.op = ENGINE_GET, .pe = world_pe(&g, child),
-                                                 .dst = tmp, .src = (char *)dest + from * size,
-                                                 .len = (to - from) * size, .routine = routine});
-            dsync_wait(g.t);
-            combine((char *)dest + from * size, tmp, to - from);
-        }
-        group_sync(&g);
-    }
+    struct reduce_arg a = {.dest = dest, .nbytes = nbytes, .size = size, .from = from, .to = to,
+                           .tmp = tmp, .combine = combine};
+    tree_pass(&g, &(struct tree_edges){.gather = reduce_gather, .scatter = reduce_scatter,
+                                       .arg = &a});
     free(tmp);
-    up_then_down(&g, rel);
-    for (int k = (int)lowbit_of(rel, n) - 1; k >= 0; k--) {
-        int child = child_of(rel, (unsigned)k, n);
-        if (child >= 0)
-            push_down(&g, dest, 0, nbytes, child);
-    }
-    finish(&g);
     return 0;
 }
 

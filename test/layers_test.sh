@@ -16,7 +16,6 @@ set -uo pipefail
 # folder rank (a file's folder is the longest entry that prefixes its path)
 RANKS='
 util              0
-boot              1
 vmm               1
 ipc               2
 fabric            2
@@ -24,10 +23,11 @@ heap              2
 transport         3
 transport/shm     3
 transport/ucx     3
+transport/engine  3
 hcomm             4
-transport/engine  5
 team              6
 api               7
+boot              7
 device            8
 prof              8
 core              9

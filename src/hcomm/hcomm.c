@@ -149,6 +149,8 @@ static int place_pes(const struct pe_card *cards, int n, int *order)
             CPU_OR(&all, &all, &cards[order[i]].cpus);
         hcomm.oversubscribed = pes > CPU_COUNT(&all);
     }
+    /* The wait policy (util/spin.h) of every layer follows it. */
+    oshm_oversubscribed = hcomm.oversubscribed;
     return nodes;
 }
 

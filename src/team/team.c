@@ -9,7 +9,6 @@
 #include "team/coll.h"
 #include "team/coll_net.h"
 #include "util/log.h"
-#include "util/spin.h"
 
 struct shmem_team_impl shmem_team_world_impl;
 struct shmem_team_impl shmem_team_shared_impl;
@@ -83,7 +82,6 @@ int oshm_teams_init(void)
     oshm_device_world.sync = (int64_t *)&pool[2].sync;
     oshm_device_world.scratch = slot_scratch(2);
     oshm_team_slots_init(7); /* slots 0, 1 and 2 */
-    oshm_oversubscribed = hcomm.oversubscribed;
     return 0;
 }
 

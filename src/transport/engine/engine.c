@@ -40,7 +40,7 @@ struct engine {
 };
 
 static struct engine engines[ENGINE_KINDS];
-static struct engine_link link;
+static struct engine_link via; /* what the queues move data through */
 static unsigned engine_delay_us;
 static unsigned engine_queues = 1;
 static bool engines_on;
@@ -52,7 +52,7 @@ const char *engine_name(enum engine_kind k)
     return (unsigned)k < ENGINE_KINDS ? names[k] : "unknown";
 }
 
-static bool same_node(int pe) { return link.node_of[pe] == link.my_node; }
+static bool same_node(int pe) { return via.node_of[pe] == via.my_node; }
 
 enum engine_kind engine_for(int pe) { return same_node(pe) ? ENGINE_MTE : ENGINE_UDMA; }
 
@@ -69,9 +69,9 @@ static void copy_rows(void *ch, const struct engine_desc *d)
         const char *src = d->src ? (const char *)d->src + (ptrdiff_t)r * d->src_pitch
                                  : (const char *)d->inline_data;
         if (d->op == ENGINE_GET)
-            link.get(ch, dst, src, d->len, d->pe, d->routine);
+            via.get(ch, dst, src, d->len, d->pe, d->routine);
         else
-            link.put(ch, dst, src, d->len, d->pe, d->routine);
+            via.put(ch, dst, src, d->len, d->pe, d->routine);
     }
 }
 
@@ -83,15 +83,15 @@ static void execute(void *ch, const struct engine_desc *d)
         copy_rows(ch, d);
         break;
     case ENGINE_PUT_SIGNAL:
-        link.put(ch, d->dst, d->src, d->len, d->pe, d->routine);
-        link.signal(ch, d->sig, d->sig_value, d->sig_op, d->pe, d->routine);
+        via.put(ch, d->dst, d->src, d->len, d->pe, d->routine);
+        via.signal(ch, d->sig, d->sig_value, d->sig_op, d->pe, d->routine);
         break;
     case ENGINE_SIGNAL:
-        link.signal(ch, d->sig, d->sig_value, d->sig_op, d->pe, d->routine);
+        via.signal(ch, d->sig, d->sig_value, d->sig_op, d->pe, d->routine);
         break;
     case ENGINE_AMO: {
-        uint64_t old = link.amo(ch, d->dst, d->amo_size, d->amo, d->operand, d->compare, d->pe,
-                                d->routine);
+        uint64_t old = via.amo(ch, d->dst, d->amo_size, d->amo, d->operand, d->compare, d->pe,
+                               d->routine);
         if (d->result)
             *d->result = old;
         break;
@@ -127,7 +127,7 @@ static void complete(struct engine_queue *q, const struct engine_desc *batch, si
 {
     if (from == to)
         return;
-    link.quiet(q->channel);
+    via.quiet(q->channel);
     for (size_t i = from; i < to; i++) {
         atomic_fetch_add_explicit(&q->engine->executed, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&batch[i].done->completed, 1, memory_order_release);
@@ -138,7 +138,7 @@ static void *queue_main(void *arg)
 {
     struct engine_queue *q = arg;
     struct engine_desc batch[64];
-    q->channel = link.open(engine_name(q->engine->kind));
+    q->channel = via.open(engine_name(q->engine->kind));
     if (!q->channel)
         oshm_fatal("the %s engine cannot open a communication channel",
                    engine_name(q->engine->kind));
@@ -148,7 +148,7 @@ static void *queue_main(void *arg)
             pthread_cond_wait(&q->doorbell, &q->lock);
         if (q->head == q->tail && q->stop) {
             pthread_mutex_unlock(&q->lock);
-            link.close(q->channel);
+            via.close(q->channel);
             q->channel = NULL;
             return NULL;
         }
@@ -181,7 +181,7 @@ int engine_start(const struct engine_link *with, unsigned delay_us, bool weak)
 {
     pthread_mutex_lock(&start_lock);
     if (!engines_on) {
-        link = *with;
+        via = *with;
         engine_delay_us = delay_us;
         engine_queues = weak ? WEAK_QUEUES : 1;
         for (int k = 0; k < ENGINE_KINDS; k++) {
@@ -238,8 +238,8 @@ void engine_post(const struct engine_desc *d)
         oshm_fatal("%s: no engine %d (AUTO, MTE, SDMA, UDMA or RDMA)", d->routine, (int)k);
     if (__builtin_expect(!engine_reaches(k, d->pe), 0))
         oshm_fatal("%s: the %s engine reaches only PEs of this node (node %d); PE %d is on node "
-                   "%d: use UDMA, RDMA or AUTO", d->routine, engine_name(k), link.my_node,
-                   d->pe, link.node_of[d->pe]);
+                   "%d: use UDMA, RDMA or AUTO", d->routine, engine_name(k), via.my_node,
+                   d->pe, via.node_of[d->pe]);
     /* AMOs and signals keep one queue, the quickest: a thread's atomics on
      * one engine stay in order among themselves (as an atomic unit serves
      * them), and overtake its RMA unless a fence says otherwise. */

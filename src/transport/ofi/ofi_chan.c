@@ -126,6 +126,8 @@ static struct backend_chan *take_idle(void)
     return e ? OFI_CHAN_OF(e) : NULL;
 }
 
+static void free_chan(struct chan_pool_entry *e);
+
 int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan **out)
 {
     (void)eager; /* connections are made by the provider on first use */
@@ -184,8 +186,7 @@ int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan *
 fail:
     oshm_warn("libfabric (provider %s): %s failed on PE %d: %s", ofi.prov, step, ofi.my_pe,
               fi_strerror(-rc));
-    add_open(ch);
-    ofi_chan_close(ch);
+    free_chan(&ch->pooled); /* never kept: it may be half made */
     return -1;
 }
 
@@ -207,13 +208,11 @@ static void free_chan(struct chan_pool_entry *e)
     free(ch);
 }
 
-/* hcomm has quieted CH: kept for the next context, unless enough are. A
- * channel that failed to open is never kept. */
+/* hcomm has quieted CH: kept for the next context, unless enough are (a
+ * channel that failed to open was freed there, never kept). */
 void ofi_chan_close(struct backend_chan *ch)
 {
-    bool whole = ch->ep && ch->wcntr && ch->rcntr && ch->cq &&
-                 (!(ofi.mr_mode & FI_MR_LOCAL) || ch->scratch_mr);
-    if (!chan_pool_retire(&ofi.chans, &ch->pooled, whole))
+    if (!chan_pool_retire(&ofi.chans, &ch->pooled, true))
         free_chan(&ch->pooled);
 }
 

@@ -24,23 +24,8 @@ mv "$tmp/first" "$tmp/moved"
 P=$tmp/moved
 run() { timeout 60 "$P/bin/oshrun" "$@"; }
 
-# A ring: each PE puts its number into its right neighbour's variable, then
-# checks that it holds its left neighbour's number. Prints one line per PE.
-cat >"$tmp/ring.c" <<'C'
-#include <shmem.h>
-#include <stdio.h>
-static int from_left = -1;
-int main(void) {
-    shmem_init();
-    int me = shmem_my_pe(), n = shmem_n_pes();
-    shmem_int_p(&from_left, me, (me + 1) % n);
-    shmem_barrier_all();
-    int good = from_left == (me + n - 1) % n;
-    printf("PE %d of %d: %s\n", me, n, good ? "ok" : "WRONG");
-    shmem_finalize();
-    return good ? 0 : 1;
-}
-C
+# A ring of puts that checks its values (test/installed/ring.c).
+cp "$(dirname "$0")/installed/ring.c" "$tmp/ring.c"
 # Runs PROGRAM on NP PEs and expects NP "ok" lines and exit status 0.
 ring_runs() {
     local prog=$1 np=$2

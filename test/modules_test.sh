@@ -33,20 +33,8 @@ check "a Tcl and a Lua module file" test -f "$P/share/modulefiles/oshm/$version"
 check "the Tcl file has the Environment Modules magic line" \
     sh -c "head -1 '$P/share/modulefiles/oshm/$version' | grep -q '^#%Module'"
 
-cat >"$tmp/ring.c" <<'C'
-#include <shmem.h>
-#include <stdio.h>
-static int from_left = -1;
-int main(void) {
-    shmem_init();
-    int me = shmem_my_pe(), n = shmem_n_pes();
-    shmem_int_p(&from_left, me, (me + 1) % n);
-    shmem_barrier_all();
-    printf("PE %d: %s\n", me, from_left == (me + n - 1) % n ? "ok" : "WRONG");
-    shmem_finalize();
-    return 0;
-}
-C
+# A ring of puts that checks its values (test/installed/ring.c).
+cp "$(dirname "$0")/installed/ring.c" "$tmp/ring.c"
 
 # Loads oshm from MODULEPATH_DIR in a clean shell (no login scripts: MANPATH
 # unset, as on a bare system) and checks what it set, then unloads it.

@@ -1,68 +1,105 @@
 #include "boot/kvstore.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct oshm_kv_entry {
-    struct oshm_kv_entry *next;
+    uint64_t hash;
     int rank;
+    uint32_t klen;
     size_t len;
-    char *key;
-    unsigned char value[];
+    char data[]; /* the key, its NUL, then the value */
 };
 
-static struct oshm_kv_entry **find_slot(struct oshm_kvstore *kv, int rank, const char *key)
+static uint64_t hash_of(int rank, const char *key, size_t klen)
 {
-    struct oshm_kv_entry **slot = &kv->head;
-    for (; *slot; slot = &(*slot)->next)
-        if ((*slot)->rank == rank && strcmp((*slot)->key, key) == 0)
-            break;
-    return slot;
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)(uint32_t)rank * 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < klen; i++)
+        h = (h ^ (unsigned char)key[i]) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
+
+static bool same(const struct oshm_kv_entry *e, uint64_t h, int rank, const char *key,
+                 size_t klen)
+{
+    return e->hash == h && e->rank == rank && e->klen == klen && memcmp(e->data, key, klen) == 0;
+}
+
+/* The slot of (RANK, KEY): its entry's, or the empty one it would take. */
+static struct oshm_kv_entry **find_slot(const struct oshm_kvstore *kv, uint64_t h, int rank,
+                                        const char *key, size_t klen)
+{
+    size_t mask = kv->cap - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask)
+        if (!kv->slot[i] || same(kv->slot[i], h, rank, key, klen))
+            return &kv->slot[i];
+}
+
+/* Keeps the table at most half full. */
+static int make_room(struct oshm_kvstore *kv)
+{
+    if (kv->cap && (kv->count + 1) * 2 <= kv->cap)
+        return 0;
+    size_t cap = kv->cap ? kv->cap * 2 : 64;
+    struct oshm_kv_entry **slot = calloc(cap, sizeof *slot);
+    if (!slot)
+        return -1;
+    for (size_t i = 0; i < kv->cap; i++) {
+        struct oshm_kv_entry *e = kv->slot[i];
+        if (!e)
+            continue;
+        size_t j = e->hash & (cap - 1);
+        while (slot[j])
+            j = (j + 1) & (cap - 1);
+        slot[j] = e;
+    }
+    free(kv->slot);
+    kv->slot = slot;
+    kv->cap = cap;
+    return 0;
 }
 
 int oshm_kv_set(struct oshm_kvstore *kv, int rank, const char *key, const void *value, size_t len)
 {
-    struct oshm_kv_entry **slot = find_slot(kv, rank, key);
-    struct oshm_kv_entry *e = malloc(sizeof *e + len);
+    size_t klen = strlen(key);
+    if (klen > UINT32_MAX || make_room(kv) != 0)
+        return -1;
+    uint64_t h = hash_of(rank, key, klen);
+    struct oshm_kv_entry *e = malloc(sizeof *e + klen + 1 + len);
     if (!e)
         return -1;
-    e->key = strdup(key);
-    if (!e->key) {
-        free(e);
-        return -1;
-    }
-    e->rank = rank;
-    e->len = len;
-    memcpy(e->value, value, len);
-    if (*slot) { /* replace */
-        e->next = (*slot)->next;
-        free((*slot)->key);
-        free(*slot);
-    } else {
-        e->next = NULL;
-    }
+    *e = (struct oshm_kv_entry){.hash = h, .rank = rank, .klen = (uint32_t)klen, .len = len};
+    memcpy(e->data, key, klen + 1);
+    memcpy(e->data + klen + 1, value, len);
+    struct oshm_kv_entry **slot = find_slot(kv, h, rank, key, klen);
+    if (*slot)
+        free(*slot); /* replaced */
+    else
+        kv->count++;
     *slot = e;
     return 0;
 }
 
 int oshm_kv_get(const struct oshm_kvstore *kv, int rank, const char *key, void *value, size_t len)
 {
-    struct oshm_kv_entry **slot = find_slot((struct oshm_kvstore *)kv, rank, key);
-    if (!*slot || (*slot)->len != len)
+    if (!kv->cap)
         return -1;
-    memcpy(value, (*slot)->value, len);
+    size_t klen = strlen(key);
+    const struct oshm_kv_entry *e = *find_slot(kv, hash_of(rank, key, klen), rank, key, klen);
+    if (!e || e->len != len)
+        return -1;
+    memcpy(value, e->data + e->klen + 1, len);
     return 0;
 }
 
 void oshm_kv_clear(struct oshm_kvstore *kv)
 {
-    while (kv->head) {
-        struct oshm_kv_entry *e = kv->head;
-        kv->head = e->next;
-        free(e->key);
-        free(e);
-    }
+    for (size_t i = 0; i < kv->cap; i++)
+        free(kv->slot[i]);
+    free(kv->slot);
+    *kv = (struct oshm_kvstore){0};
 }
 
 int oshm_kv_append_record(char **buf, size_t *len, const char *key, const void *value, size_t vlen)

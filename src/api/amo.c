@@ -58,7 +58,9 @@ static __attribute__((noinline, cold)) uint64_t amo_slow(shmem_ctx_t ctx, void *
 static inline uint64_t amo(shmem_ctx_t ctx, void *dest, size_t size, enum hcomm_amo_op op,
                            uint64_t value, uint64_t cond, int pe, const char *routine)
 {
-    if (!oshm_fast())
+    if (!oshm_fast() &&
+        !oshm_prof_counted((enum oshm_prof_family)(OSHM_PROF_amo_fetch + op), OSHM_PROF_ROUTE_AMO,
+                           size, true, ctx, pe))
         return amo_slow(ctx, dest, size, op, value, cond, pe, routine);
     return amo_body(ctx, dest, size, op, value, cond, pe, routine);
 }

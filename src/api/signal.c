@@ -36,7 +36,9 @@ static inline void put_signal(shmem_ctx_t ctx, void *dest, const void *source, s
                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi,
                               const char *routine)
 {
-    if (!oshm_fast()) {
+    if (!oshm_fast() &&
+        !oshm_prof_counted(nbi ? OSHM_PROF_put_signal_nbi : OSHM_PROF_put_signal,
+                           OSHM_PROF_ROUTE_PUT_SIGNAL, bytes, true, ctx, pe)) {
         put_signal_slow(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine);
         return;
     }
@@ -95,7 +97,8 @@ static __attribute__((noinline, cold)) void signal_slow(shmem_ctx_t ctx, uint64_
 static inline void signal_only(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe,
                                enum hcomm_signal_op op, const char *routine)
 {
-    if (!oshm_fast()) {
+    if (!oshm_fast() && !oshm_prof_counted(OSHM_PROF_signal_op, OSHM_PROF_ROUTE_SIGNAL,
+                                           sizeof *sig_addr, true, ctx, pe)) {
         signal_slow(ctx, sig_addr, signal, pe, op, routine);
         return;
     }

@@ -111,6 +111,9 @@
       "the job's public id, which oshrun's challenge must name")                                \
     X(OSHRUN_RANK, oshrun_rank, STRING, LAUNCH, "", "", "", "boot", "the PE's number")          \
     X(OSHRUN_SIZE, oshrun_size, STRING, LAUNCH, "", "", "", "boot", "the number of PEs")        \
+    X(OSHM_TRACE_MERGE_DIR, trace_merge_dir, STRING, LAUNCH, "", "", "", "prof",                \
+      "set by oshrun under SHMEM_PROFILE=trace: the directory whose traces it merges into "    \
+      "trace.json once every PE has ended, which PE 0 then leaves to it")                      \
     X(PMIX_NAMESPACE, pmix_namespace, STRING, LAUNCH, "", "", "", "boot",                       \
       "set by a PMIx launcher (mpirun, srun --mpi=pmix): the PE starts through PMIx")           \
     X(PMIX_RANK, pmix_rank, STRING, LAUNCH, "", "", "", "boot",                                 \

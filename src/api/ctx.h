@@ -62,19 +62,25 @@ static inline struct hcomm_channel *oshm_enter_fast(shmem_ctx_t ctx, const char 
 }
 
 /* A hot routine's profiled call, inline in its unlikely branch (oshm_fast
- * false): counts this call of FAMILY, of ROUTE (OSHM_PROF_ROUTE_*), moving
+ * false; or first in its slow path, where the branch's code cost the fast
+ * path instructions, as in the AMOs and signals): counts this call of FAMILY, of ROUTE (OSHM_PROF_ROUTE_*), moving
  * BYTES to PE of CTX's team (REACHES false: to no PE), in the calling
  * thread's counters and matrix cell, and returns true, leaving the call's
  * work to the fast path. No function call, lock, atomic or clock read: only
  * plain additions. False (nothing counted) for every other case, which the
- * slow path takes: no profiler listens (the library may not be running: a
- * profiler listens only from shmem_init's end to shmem_finalize's start),
- * the thread has no counters yet, the call is one to time (util/prof.h),
- * or CTX or PE is wrong (the slow path says so). */
+ * slow path takes: no summary profiler listens (none, or a trace, which
+ * times every call; the library may not be running: a profiler listens
+ * only from shmem_init's end to shmem_finalize's start), the thread has no
+ * counters yet, the call is one to time (util/prof.h), or CTX or PE is
+ * wrong (the slow path says so; the skipped count does not matter then). */
 OSHM_ALWAYS_INLINE bool oshm_prof_counted(enum oshm_prof_family family, unsigned route,
                                           size_t bytes, bool reaches, shmem_ctx_t ctx, int pe)
 {
-    if (!oshm_prof.active)
+    if (!oshm_prof.counts_inline)
+        return false;
+    /* A call to time, or a thread's first: before CTX and PE are read. */
+    struct oshm_prof_thread *t = oshm_prof_leaf(family);
+    if (!t)
         return false;
     int world = -1, rma = 0, amo = 0;
     if (reaches) {
@@ -89,9 +95,6 @@ OSHM_ALWAYS_INLINE bool oshm_prof_counted(enum oshm_prof_family family, unsigned
         rma = hcomm.eps[world].rma;
         amo = hcomm.eps[world].amo;
     }
-    struct oshm_prof_thread *t = oshm_prof_leaf(family);
-    if (!t)
-        return false;
     oshm_prof_add(t, family, route, bytes, world, rma, amo);
     return true;
 }

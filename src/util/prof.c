@@ -325,6 +325,7 @@ void oshm_prof_start(int my_pe, int n_pes, uint64_t init_begin_ns)
     p.init_begin_ns = init_begin_ns;
     p.run_begin_ns = init_end_ns;
     oshm_prof.active = true;
+    oshm_prof.counts_inline = oshm_prof.mode == OSHM_PROF_SUMMARY;
     oshm_state_update();
 }
 
@@ -333,6 +334,8 @@ void oshm_prof_listen(bool listen)
     if (oshm_prof.mode == OSHM_PROF_OFF)
         return;
     __atomic_store_n(&oshm_prof.active, listen, __ATOMIC_RELAXED);
+    __atomic_store_n(&oshm_prof.counts_inline, listen && oshm_prof.mode == OSHM_PROF_SUMMARY,
+                     __ATOMIC_RELAXED);
     oshm_state_update();
 }
 
@@ -340,7 +343,7 @@ void oshm_prof_stop(void)
 {
     if (oshm_prof.mode == OSHM_PROF_OFF)
         return;
-    oshm_prof.active = false;
+    oshm_prof.active = oshm_prof.counts_inline = false;
     oshm_state_update();
     p.run_end_ns = oshm_prof_clock_ns();
     calibrate();
@@ -362,7 +365,7 @@ void oshm_prof_release(void)
     free(p.ring);
     p.ring = NULL;
     oshm_prof.mode = OSHM_PROF_OFF;
-    oshm_prof.active = false;
+    oshm_prof.active = oshm_prof.counts_inline = false;
     oshm_state_update();
 }
 

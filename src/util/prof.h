@@ -50,6 +50,10 @@ struct oshm_prof {
     /* A profiler listens: the mode is on and shmem_pcontrol has not paused
      * it. The word OSHM_PROFILED tests. */
     bool active;
+    /* active under summary: the hot routines count most calls inline
+     * (oshm_prof_leaf); a trace times every call, and goes straight to
+     * their slow path. */
+    bool counts_inline;
     enum oshm_prof_mode mode; /* for this life of the library */
 };
 extern struct oshm_prof oshm_prof;

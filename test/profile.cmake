@@ -36,4 +36,9 @@ if(MPIRUN AND OSHM_HAVE_PMIX)
   set_tests_properties(pmix.profile.np2 PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}
     LABELS "pmix;profile" RESOURCE_LOCK dev_shm PASS_REGULAR_EXPRESSION "put +2000 +16000 "
     ENVIRONMENT "OMPI_MCA_btl_vader_single_copy_mechanism=none;OMPI_MCA_rmaps_base_oversubscribe=1")
+  # A trace there: PE 0 merges it (oshrun does where it launched the job).
+  add_test(NAME pmix.profile.trace.np2
+           COMMAND ${PROFILE_TEST} pmix ${MPIRUN} $<TARGET_FILE:profile_counts>)
+  set_tests_properties(pmix.profile.trace.np2 PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}
+    LABELS "pmix;profile" RESOURCE_LOCK dev_shm)
 endif()

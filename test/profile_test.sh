@@ -9,7 +9,10 @@
 #   profile_test.sh tools BINDIR COUNTS WRAPPED THREADS ALLGATHER
 #       the sampled summary, a pshmem_* tool linked in (WRAPPED), threads and
 #       contexts, a device kernel, a directory that cannot be written,
-#       oshrun --profile, and oshm_prof on what the runs left
+#       oshrun --profile, oshrun's merge of a trace whose last PE failed after
+#       shmem_finalize, and oshm_prof on what the runs left
+#   profile_test.sh pmix MPIRUN COUNTS
+#       a trace under mpirun (PMIx): PE 0 merges it at shmem_finalize
 set -u
 mode=$1
 check="python3 $(dirname "$0")/profile_check.py"
@@ -33,6 +36,21 @@ verify() {
     shift
     $check "$@" >"$T/check.out" || { fail "$name"; sed 's/^/  /' "$T/check.out"; }
 }
+
+if [ "$mode" = pmix ]; then
+    mpirun=$2 counts=$3
+    d=$T/pmix
+    # The last PE fails after its finalize (mpirun's status is not 0).
+    env PROFILE_COUNTS_LAST_FAILS=1 OMPI_MCA_btl_vader_single_copy_mechanism=none \
+        OMPI_MCA_rmaps_base_oversubscribe=1 timeout 120 "$mpirun" --allow-run-as-root \
+        --oversubscribe -np 2 -x SHMEM_PROFILE=trace -x SHMEM_PROFILE_DIR="$d" \
+        -x PROFILE_COUNTS_LAST_FAILS "$counts" >"$T/pmix.out" 2>"$T/pmix.err"
+    grep -q "^trace.json at PE 0's exit: yes$" "$T/pmix.out" ||
+        fail "under mpirun PE 0 did not merge the traces at shmem_finalize"
+    verify "trace merged by PE 0" trace "$d" 2
+    echo "profile trace under mpirun: $fails failed"
+    exit $((fails > 0))
+fi
 
 if [ "$mode" = counts ]; then
     topo=$2 bin=$3 counts=$4
@@ -78,6 +96,21 @@ fi
 # oshrun --profile sets SHMEM_PROFILE for the PEs.
 run oshrun "$bin/oshrun" --profile -np 2 "$counts" &&
     { grep -q "^put  *2000  *16000 " "$T/oshrun.out" || fail "oshrun --profile: no put row"; }
+# oshrun merges the traces once every PE has ended, not PE 0 at its
+# finalize: a PE that fails after its finalize still has its trace merged;
+# traces older than the launch are an earlier run's, never merged.
+d2=$T/lastfails
+mkdir -p "$d2/stale" && for pe in 0 1; do echo '{"name":"stale"}' >"$d2/stale/trace.pe$pe.json"; done
+touch -d '1 hour ago' "$d2"/stale/*
+SHMEM_PROFILE=trace SHMEM_PROFILE_DIR="$d2/stale" timeout 60 "$bin/oshrun" -np 2 false 2>/dev/null
+[ -e "$d2/stale/trace.json" ] && fail "oshrun merged the traces of an earlier run"
+env PROFILE_COUNTS_LAST_FAILS=1 SHMEM_PROFILE=trace SHMEM_PROFILE_DIR="$d2" \
+    timeout 120 "$bin/oshrun" -np 2 "$counts" >"$T/lastfails.out" 2>"$T/lastfails.err"
+[ $? = 3 ] || fail "lastfails: the job's status is not its failed PE's 3"
+grep -q "^trace.json at PE 0's exit: no$" "$T/lastfails.out" ||
+    fail "under oshrun PE 0 merged the traces itself"
+verify "trace merged by oshrun after a PE failed" trace "$d2" 2
+ls "$d2"/*.tmp >/dev/null 2>&1 && fail "a merge left its temporary file"
 # oshm_prof: the table again, a comparison, the charts, the merge.
 if [ -d "$d" ]; then
     "$bin/oshm_prof" "$d" >"$T/again" && cmp -s "$T/again" "$d/summary.txt" ||

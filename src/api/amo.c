@@ -41,11 +41,19 @@ _Static_assert(OSHM_PROF_amo_fetch + HCOMM_AMO_FETCH == OSHM_PROF_amo_fetch &&
                    OSHM_PROF_amo_fetch + HCOMM_AMO_XOR == OSHM_PROF_amo_xor,
                "util/prof_table.h's amo_ rows are in the order of enum hcomm_amo_op");
 
-static __attribute__((noinline, cold)) uint64_t amo_slow(shmem_ctx_t ctx, void *dest,
+static __attribute__((noinline, flatten)) uint64_t amo_slow(shmem_ctx_t ctx, void *dest,
                                                          size_t size, enum hcomm_amo_op op,
                                                          uint64_t value, uint64_t cond, int pe,
                                                          const char *routine)
 {
+    /* Counted here, not inline in each AMO routine as the RMA routines do:
+     * there it cost their fast path 20 instructions (callgrind). Not cold,
+     * and with hcomm's path inlined (flatten): under a summary profiler it
+     * is the path every AMO takes (215 instructions a fetch-add, against
+     * 250 cold; off, 136 against 142). */
+    if (oshm_prof_counted((enum oshm_prof_family)(OSHM_PROF_amo_fetch + op), OSHM_PROF_ROUTE_AMO,
+                          size, true, ctx, pe))
+        return amo_body(ctx, dest, size, op, value, cond, pe, routine);
     uint64_t old;
     OSHM_SLOW_PATH((enum oshm_prof_family)(OSHM_PROF_amo_fetch + op), routine, size,
                    oshm_ctx_world(ctx, pe, routine),

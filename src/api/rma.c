@@ -55,7 +55,9 @@ static __attribute__((noinline, flatten)) void rma_put(shmem_ctx_t ctx, void *de
                                                        size_t bytes, int pe, bool nbi,
                                                        const char *routine)
 {
-    if (!oshm_fast()) {
+    if (!oshm_fast() &&
+        !oshm_prof_counted(nbi ? OSHM_PROF_put_nbi : OSHM_PROF_put, OSHM_PROF_ROUTE_PUT, bytes,
+                           true, ctx, pe)) {
         rma_slow(true, ctx, dest, src, bytes, pe, nbi, routine);
         return;
     }
@@ -66,7 +68,9 @@ static __attribute__((noinline, flatten)) void rma_get(shmem_ctx_t ctx, void *de
                                                        size_t bytes, int pe, bool nbi,
                                                        const char *routine)
 {
-    if (!oshm_fast()) {
+    if (!oshm_fast() &&
+        !oshm_prof_counted(nbi ? OSHM_PROF_get_nbi : OSHM_PROF_get, OSHM_PROF_ROUTE_GET, bytes,
+                           true, ctx, pe)) {
         rma_slow(false, ctx, dest, src, bytes, pe, nbi, routine);
         return;
     }
@@ -216,7 +220,9 @@ static __attribute__((noinline, cold)) void order_slow(bool quiet, struct hcomm_
 /* CH NULL: SHMEM_CTX_INVALID's, nothing to do. */
 static inline void ordering(bool quiet, struct hcomm_channel *ch, const char *routine)
 {
-    if (!oshm_fast())
+    if (!oshm_fast() &&
+        !oshm_prof_counted(quiet ? OSHM_PROF_quiet : OSHM_PROF_fence, OSHM_PROF_ROUTE_NONE, 0,
+                           false, NULL, -1))
         order_slow(quiet, ch, routine);
     else
         order(quiet, ch);

@@ -26,6 +26,12 @@ static __attribute__((noinline, cold)) void
 put_signal_slow(shmem_ctx_t ctx, void *dest, const void *source, size_t bytes, uint64_t *sig_addr,
                 uint64_t signal, int sig_op, int pe, bool nbi, const char *routine)
 {
+    /* Counted here, out of the routines' fast path (api/amo.c says why). */
+    if (oshm_prof_counted(nbi ? OSHM_PROF_put_signal_nbi : OSHM_PROF_put_signal,
+                          OSHM_PROF_ROUTE_PUT_SIGNAL, bytes, true, ctx, pe)) {
+        put_signal_body(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine);
+        return;
+    }
     OSHM_SLOW_PATH(
         nbi ? OSHM_PROF_put_signal_nbi : OSHM_PROF_put_signal, routine, bytes,
         oshm_ctx_world(ctx, pe, routine),
@@ -88,6 +94,11 @@ static __attribute__((noinline, cold)) void signal_slow(shmem_ctx_t ctx, uint64_
                                                         enum hcomm_signal_op op,
                                                         const char *routine)
 {
+    if (oshm_prof_counted(OSHM_PROF_signal_op, OSHM_PROF_ROUTE_SIGNAL, sizeof *sig_addr, true, ctx,
+                          pe)) {
+        signal_body(ctx, sig_addr, signal, pe, op, routine);
+        return;
+    }
     OSHM_SLOW_PATH(OSHM_PROF_signal_op, routine, sizeof *sig_addr, oshm_ctx_world(ctx, pe, routine),
                    signal_body(ctx, sig_addr, signal, pe, op, routine));
 }

@@ -586,26 +586,51 @@ int prof_write_time_chart(const char *path, const struct prof_pe *pes, int n)
 
 /* ---- traces ---- */
 
-int prof_merge_traces(const char *dir, int n_pes, const char *out, FILE *err)
+/* DIR/trace.pe<PE>.json opened, or NULL where it is missing or older
+ * than SINCE (NULL: any age). */
+static FILE *open_trace(const char *dir, int pe, const struct timespec *since)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/trace.pe%d.json", dir, pe);
+    FILE *f = fopen(path, "r");
+    struct stat st;
+    if (f && since &&
+        (fstat(fileno(f), &st) != 0 || st.st_mtim.tv_sec < since->tv_sec ||
+         (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec < since->tv_nsec))) {
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
+int prof_merge_traces(const char *dir, int n_pes, const char *out, const struct timespec *since,
+                      FILE *err)
 {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    FILE *o = fopen(tmp, "w");
-    if (!o)
-        return -1;
-    fprintf(o, "{\"traceEvents\":[\n");
+    FILE *o = NULL;
     int merged = 0, missing = 0, first_missing = -1;
     bool first = true;
     char *line = NULL;
     size_t cap = 0;
     for (int pe = 0; pe < n_pes; pe++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/trace.pe%d.json", dir, pe);
-        FILE *f = fopen(path, "r");
+        FILE *f = open_trace(dir, pe, since);
         if (!f) {
             if (!missing++)
                 first_missing = pe;
             continue;
+        }
+        /* Opened at the first PE's file: no file, no trace.json. */
+        if (!o) {
+            o = fopen(tmp, "w");
+            if (!o) {
+                int e = errno;
+                fclose(f);
+                free(line);
+                errno = e;
+                return -1;
+            }
+            fprintf(o, "{\"traceEvents\":[\n");
         }
         merged++;
         ssize_t len;
@@ -621,6 +646,8 @@ int prof_merge_traces(const char *dir, int n_pes, const char *out, FILE *err)
         fclose(f);
     }
     free(line);
+    if (!o)
+        return 0;
     fprintf(o, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"oshm_pes\":%d,"
                "\"merged_pes\":%d}}\n", n_pes, merged);
     int bad = ferror(o);
@@ -633,7 +660,8 @@ int prof_merge_traces(const char *dir, int n_pes, const char *out, FILE *err)
     if (missing && err)
         fprintf(err,
                 "%s lacks %d PE%s (PE %d first): %s/trace.pe<N>.json not here (PEs on other "
-                "hosts write their own; copy them here and run oshm_prof merge %s)\n",
+                "hosts write their own, and a PE that ended before shmem_finalize none; copy "
+                "them here and run oshm_prof merge %s)\n",
                 out, missing, missing == 1 ? "" : "s", first_missing, dir, dir);
     return merged;
 }

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 /* One routine family on one PE. */
 struct prof_row {
@@ -75,8 +76,11 @@ int prof_write_heatmap(const char *path, const struct prof_cell *cells, size_t n
 int prof_write_time_chart(const char *path, const struct prof_pe *pes, int n);
 
 /* Merges DIR/trace.pe<N>.json of PEs 0..N_PES-1 into OUT; the PEs whose
- * file is missing are said on ERR. The PEs merged, or -1 with errno. */
-int prof_merge_traces(const char *dir, int n_pes, const char *out, FILE *err);
+ * file is missing, or older than SINCE (NULL: any age; oshrun's: a file
+ * from an earlier run), are said on ERR. The PEs merged (0: no file, and
+ * OUT is not written), or -1 with errno. */
+int prof_merge_traces(const char *dir, int n_pes, const char *out, const struct timespec *since,
+                      FILE *err);
 
 /* mkdir -p. 0, or -1 with errno. */
 int prof_make_dir(const char *dir);

@@ -317,6 +317,22 @@ out:
     free(all);
 }
 
+/* oshrun merges the traces of DIR once every PE has ended (it says so in
+ * OSHM_TRACE_MERGE_DIR), a PE that failed after others wrote theirs
+ * included; other launchers (mpirun, srun) leave it to PE 0 here. Each
+ * directory is merged once: by oshrun where it names this one, else here. */
+static bool launcher_merges(const char *dir)
+{
+    const char *by = oshm_env.trace_merge_dir;
+    if (!by || !*by)
+        return false;
+    char *mine = realpath(dir, NULL), *its = realpath(by, NULL);
+    bool same = mine && its && strcmp(mine, its) == 0;
+    free(mine);
+    free(its);
+    return same;
+}
+
 void oshm_prof_report(void)
 {
     if (oshm_prof.mode == OSHM_PROF_OFF)
@@ -380,9 +396,9 @@ void oshm_prof_report(void)
         oshm_sync_world(); /* every trace is written */
         if (me == 0 && heads) {
             print_and_write(heads, cells, n);
-            if (trace && r.dir) {
+            if (trace && r.dir && !launcher_merges(r.dir)) {
                 file_path(path, sizeof path, "trace.json", -1);
-                if (prof_merge_traces(r.dir, n, path, stderr) < 0)
+                if (prof_merge_traces(r.dir, n, path, NULL, stderr) < 0)
                     cannot_write(path);
             }
         }

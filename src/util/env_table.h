@@ -78,8 +78,12 @@
       "trace: events each PE keeps, rounded up to a power of two (a ring buffer, 48 bytes "    \
       "an event: the last ones stay, the dropped ones are counted)")                           \
     X(SHMEM_PROFILE_SAMPLE, profile_sample, UINT, USER, "64", "1..65536", "", "prof",          \
-      "summary: a routine family whose calls take under 2 us on average has one call in this " \
-      "many timed, and its time estimated from them (1: every call timed)")                    \
+      "summary: a routine family whose calls take under SHMEM_PROFILE_EVERY on average has "  \
+      "one call in this many timed, and its time estimated from them (1: every call timed)")   \
+    X(SHMEM_PROFILE_EVERY, profile_every, UINT, USER, "2000", "0..1000000000", "", "prof",     \
+      "summary: nanoseconds a routine family's calls must average for every call of it to be " \
+      "timed (a clock read is then noise); a larger one keeps the sampling under a slow "      \
+      "clock (valgrind)")                                                                      \
     X(OSHRUN_LAUNCH_AGENT, launch_agent, STRING, USER, "", "", "", "oshrun",                    \
       "the command oshrun starts PEs on other hosts with (ssh when unset); "                    \
       "--launch-agent overrides it")                                                            \
@@ -107,6 +111,9 @@
       "the job's public id, which oshrun's challenge must name")                                \
     X(OSHRUN_RANK, oshrun_rank, STRING, LAUNCH, "", "", "", "boot", "the PE's number")          \
     X(OSHRUN_SIZE, oshrun_size, STRING, LAUNCH, "", "", "", "boot", "the number of PEs")        \
+    X(OSHM_TRACE_MERGE_DIR, trace_merge_dir, STRING, LAUNCH, "", "", "", "prof",                \
+      "set by oshrun under SHMEM_PROFILE=trace: the directory whose traces it merges into "    \
+      "trace.json once every PE has ended, which PE 0 then leaves to it")                      \
     X(PMIX_NAMESPACE, pmix_namespace, STRING, LAUNCH, "", "", "", "boot",                       \
       "set by a PMIx launcher (mpirun, srun --mpi=pmix): the PE starts through PMIx")           \
     X(PMIX_RANK, pmix_rank, STRING, LAUNCH, "", "", "", "boot",                                 \

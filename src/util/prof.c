@@ -39,41 +39,10 @@ const char *const oshm_prof_class_name[OSHM_PROF_NCLASSES] = {"put", "get", "amo
 _Static_assert(sizeof(struct oshm_prof_event) == 48, "SHMEM_PROFILE_EVENTS says 48 bytes an event");
 #endif
 
-/* Where each family goes in the matrix: its class (-1: none), whether the
- * AMO backend carries it, and whether a signal follows its data (PUT_SIGNAL
- * counts as PUT, and its signal as SIGNAL). */
-#define CLS_NONE (-1)
-#define CLS_PUT OSHM_PROF_CLASS_PUT
-#define CLS_GET OSHM_PROF_CLASS_GET
-#define CLS_AMO OSHM_PROF_CLASS_AMO
-#define CLS_SIGNAL OSHM_PROF_CLASS_SIGNAL
-#define CLS_PUT_SIGNAL OSHM_PROF_CLASS_PUT
-static const int8_t family_class[OSHM_PROF_NFAMILIES] = {
-#define OSHM_PROF_X_CLASS(id, kind, cls) CLS_##cls,
-    OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_CLASS)
-#undef OSHM_PROF_X_CLASS
-};
-#define AMO_NONE 0
-#define AMO_PUT 0
-#define AMO_GET 0
-#define AMO_AMO 1
-#define AMO_SIGNAL 1
-#define AMO_PUT_SIGNAL 0
-static const uint8_t family_amo_backend[OSHM_PROF_NFAMILIES] = {
-#define OSHM_PROF_X_AMO(id, kind, cls) AMO_##cls,
-    OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_AMO)
-#undef OSHM_PROF_X_AMO
-};
-#define SIG_NONE 0
-#define SIG_PUT 0
-#define SIG_GET 0
-#define SIG_AMO 0
-#define SIG_SIGNAL 0
-#define SIG_PUT_SIGNAL 1
-static const uint8_t family_then_signal[OSHM_PROF_NFAMILIES] = {
-#define OSHM_PROF_X_SIG(id, kind, cls) SIG_##cls,
-    OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_SIG)
-#undef OSHM_PROF_X_SIG
+const uint8_t oshm_prof_family_route[OSHM_PROF_NFAMILIES] = {
+#define OSHM_PROF_X_ROUTE(id, kind, cls) OSHM_PROF_ROUTE_##cls,
+    OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_ROUTE)
+#undef OSHM_PROF_X_ROUTE
 };
 /* The depth a call adds: 1, but 0 for SPAN families, whose calls hold
  * others. */
@@ -87,54 +56,10 @@ static const uint8_t family_nests[OSHM_PROF_NFAMILIES] = {
 #undef OSHM_PROF_X_NESTS
 };
 
-/* A family whose calls take longer than this on average has every call
- * timed: a clock read (about 20 ns) is then noise. */
-#define EVERY_NS 2000
-
-/* One family on one thread. Its calls fall in two sets: those timed one
- * by one (the first, which pays for cold caches and connections, and every
- * call while the family's average is above EVERY_NS), and the sampled ones,
- * one in SHMEM_PROFILE_SAMPLE of them timed. The family's time is the
- * first set's plus the sampled calls' count times their timed ones' mean. */
-struct slot {
-    uint64_t calls, bytes;
-    uint64_t timed, max;
-    uint64_t exact;                    /* ticks of the calls timed one by one */
-    uint64_t s_calls, s_timed, s_ticks; /* the sampled calls: all, timed, their ticks */
-    /* Sampled calls left before the next timed one; 0 while every call is
-     * timed (the first, under every, in a trace). */
-    uint32_t skip;
-    bool every;                        /* time every call: the average is above EVERY_NS */
-};
-
-struct cell {
-    uint64_t ops, bytes;
-};
-
-/* A thread's counters. A thread that ends leaves its block to the next new
- * one, so that the blocks are as many as the threads that ran at once;
- * each thread has a trace track of its own. */
-struct oshm_prof_thread {
-    struct oshm_prof_thread *next;
-    bool free;
-    int track;
-    /* Calls open on this thread that hold no others (every kind but SPAN):
-     * a routine that another calls inside the library is part of the
-     * outer call, never a call of its own. */
-    int depth;
-    /* n_pes x OSHM_PROF_MAX_BACKENDS x OSHM_PROF_NCLASSES: the pages a
-     * thread never reaches are never touched. */
-    struct cell *cells;
-    struct slot slot[OSHM_PROF_NFAMILIES];
-};
-_Static_assert(OSHM_PROF_MAX_BACKENDS == 4 && OSHM_PROF_NCLASSES == 4, "CELL indexes with shifts");
-#define CELL(pe, backend, cls) (((size_t)(pe) << 4) | ((unsigned)(backend) << 2) | (unsigned)(cls))
-
 static struct {
     int my_pe, n_pes;
     uint32_t sample;     /* SHMEM_PROFILE_SAMPLE */
-    uint64_t every_ticks;
-    unsigned generation; /* of the library's life: a thread's block from an earlier one is gone */
+    uint64_t every_ticks; /* SHMEM_PROFILE_EVERY */
     /* ticks -> ns: ns = ns0 + (t - tick0) * ns_per_tick */
     bool tsc;
     uint64_t tick0, ns0;
@@ -151,8 +76,11 @@ static struct {
     _Atomic uint64_t ring_head;
 } p = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static _Thread_local struct oshm_prof_thread *self __attribute__((tls_model("initial-exec")));
-static _Thread_local unsigned self_generation __attribute__((tls_model("initial-exec")));
+/* What oshm_prof_self points to before a thread's first call: no cells,
+ * which sends the call to thread_attach (the hot test is one word fewer). */
+static struct oshm_prof_thread no_thread;
+_Thread_local struct oshm_prof_thread *oshm_prof_self
+    __attribute__((tls_model("initial-exec"))) = &no_thread;
 
 /* ---- clock ---- */
 
@@ -215,28 +143,30 @@ static uint64_t ticks_to_dur_ns(uint64_t t) { return (uint64_t)((double)t * p.ns
 /* ---- threads ---- */
 
 /* At a thread's end (its _Thread_local words still readable): its block is
- * free for the next new thread, unless it is from an earlier life of the
- * library, which another thread may hold by now. */
+ * free for the next new thread, its counts kept for the report. */
 static void thread_ended(void *arg)
 {
     struct oshm_prof_thread *t = arg;
     pthread_mutex_lock(&p.lock);
-    if (self == t && self_generation == p.generation)
-        t->free = true;
+    t->free = true;
     pthread_mutex_unlock(&p.lock);
 }
 
+/* The calling thread's block for this life of the library: its own from an
+ * earlier life, or a free one, or a new one; a new track each life. */
 static __attribute__((noinline)) struct oshm_prof_thread *thread_attach(void)
 {
-    struct oshm_prof_thread *t;
+    struct oshm_prof_thread *t = oshm_prof_self;
     pthread_mutex_lock(&p.lock);
-    for (t = p.threads; t && !t->free; t = t->next)
-        ;
-    if (t) {
-        t->free = false;
-    } else if ((t = calloc(1, sizeof *t)) != NULL) {
-        t->next = p.threads;
-        p.threads = t;
+    if (t == &no_thread) {
+        for (t = p.threads; t && !t->free; t = t->next)
+            ;
+        if (t) {
+            t->free = false;
+        } else if ((t = calloc(1, sizeof *t)) != NULL) {
+            t->next = p.threads;
+            p.threads = t;
+        }
     }
     if (t)
         t->track = p.next_track++; /* the counters are shared, never the track */
@@ -248,8 +178,7 @@ static __attribute__((noinline)) struct oshm_prof_thread *thread_attach(void)
         oshm_fatal("profile: out of memory for a thread's counters (%d PEs)", p.n_pes);
     if (p.key_made)
         pthread_setspecific(p.exit_key, t);
-    self = t;
-    self_generation = p.generation;
+    oshm_prof_self = t;
     return t;
 }
 
@@ -257,8 +186,8 @@ static __attribute__((noinline)) struct oshm_prof_thread *thread_attach(void)
 
 void oshm_prof_begin(struct oshm_prof_span *s, enum oshm_prof_family family)
 {
-    struct oshm_prof_thread *t = self;
-    if (__builtin_expect(!t || self_generation != p.generation, 0))
+    struct oshm_prof_thread *t = oshm_prof_self;
+    if (__builtin_expect(!t->cells, 0))
         t = thread_attach();
     s->thread = t;
     s->family = family;
@@ -266,7 +195,7 @@ void oshm_prof_begin(struct oshm_prof_span *s, enum oshm_prof_family family)
     if (__builtin_expect(s->inner, 0))
         return;
     t->depth += family_nests[family];
-    struct slot *sl = &t->slot[family];
+    struct oshm_prof_slot *sl = &t->slot[family];
     /* Most calls of a fast family: counted at the end, not timed. */
     if (__builtin_expect(sl->skip != 0, 1)) {
         sl->skip--;
@@ -292,38 +221,19 @@ static void push_event(const struct oshm_prof_span *s, uint64_t dur, const char 
                                                                 : s->thread->track};
 }
 
-static inline void count_cells(struct oshm_prof_thread *t, enum oshm_prof_family f, size_t bytes,
-                               int pe, int rma_backend, int amo_backend)
-{
-    int cls = family_class[f];
-    if (pe < 0 || cls == CLS_NONE)
-        return;
-    struct cell *c = &t->cells[CELL(pe, family_amo_backend[f] ? amo_backend : rma_backend, cls)];
-    c->ops++;
-    c->bytes += bytes;
-    if (family_then_signal[f]) {
-        c = &t->cells[CELL(pe, amo_backend, OSHM_PROF_CLASS_SIGNAL)];
-        c->ops++;
-        c->bytes += sizeof(uint64_t);
-    }
-}
-
 bool oshm_prof_count(enum oshm_prof_family family, size_t bytes, int pe, int rma_backend,
                      int amo_backend)
 {
-    struct oshm_prof_thread *t = self;
-    if (__builtin_expect(!t || self_generation != p.generation, 0))
+    struct oshm_prof_thread *t = oshm_prof_self;
+    if (__builtin_expect(!t->cells, 0))
         t = thread_attach();
     if (__builtin_expect(t->depth != 0, 0))
         return true;
-    struct slot *sl = &t->slot[family];
+    struct oshm_prof_slot *sl = &t->slot[family];
     if (sl->skip == 0)
         return false;
     sl->skip--;
-    sl->calls++;
-    sl->s_calls++;
-    sl->bytes += bytes;
-    count_cells(t, family, bytes, pe, rma_backend, amo_backend);
+    oshm_prof_add(t, family, oshm_prof_family_route[family], bytes, pe, rma_backend, amo_backend);
     return true;
 }
 
@@ -335,13 +245,9 @@ void oshm_prof_end(const struct oshm_prof_span *s, const char *routine, size_t b
     uint64_t t1 = s->timed ? ticks() : 0;
     enum oshm_prof_family f = s->family;
     struct oshm_prof_thread *t = s->thread;
-    struct slot *sl = &t->slot[f];
+    struct oshm_prof_slot *sl = &t->slot[f];
     t->depth -= family_nests[f];
-    sl->calls++;
-    sl->bytes += bytes;
-    count_cells(t, f, bytes, pe, rma_backend, amo_backend);
-    if (!s->exact)
-        sl->s_calls++;
+    oshm_prof_add(t, f, oshm_prof_family_route[f], bytes, pe, rma_backend, amo_backend);
     if (!s->timed)
         return;
     uint64_t d = t1 - s->t0;
@@ -377,20 +283,19 @@ void oshm_prof_start(int my_pe, int n_pes, uint64_t init_begin_ns)
     p.my_pe = my_pe;
     p.n_pes = n_pes;
     p.sample = oshm_env.profile_sample ? (uint32_t)oshm_env.profile_sample : 1;
-    p.generation++;
     p.next_track = 0;
     p.tsc = tsc_usable();
     p.ns0 = oshm_prof_clock_ns();
     p.tick0 = ticks();
     p.ns_per_tick = 1.0;
     if (p.tsc) {
-        /* A first rate, for EVERY_NS until finalize measures it over the
-         * whole run: 200 us of waiting, under profiling only. */
+        /* A first rate, for SHMEM_PROFILE_EVERY until finalize measures it
+         * over the whole run: 200 us of waiting, under profiling only. */
         while (oshm_prof_clock_ns() - p.ns0 < 200000)
             ;
         calibrate();
     }
-    p.every_ticks = (uint64_t)(EVERY_NS / p.ns_per_tick);
+    p.every_ticks = (uint64_t)((double)oshm_env.profile_every / p.ns_per_tick);
     if (!p.key_made && pthread_key_create(&p.exit_key, thread_ended) == 0)
         p.key_made = true;
     if (oshm_prof.mode == OSHM_PROF_TRACE) {
@@ -406,7 +311,7 @@ void oshm_prof_start(int my_pe, int n_pes, uint64_t init_begin_ns)
     }
     /* The first call: init, timed in ns before the profiler existed. */
     struct oshm_prof_thread *t = thread_attach();
-    struct slot *sl = &t->slot[OSHM_PROF_init];
+    struct oshm_prof_slot *sl = &t->slot[OSHM_PROF_init];
     uint64_t dur = init_end_ns - init_begin_ns;
     uint64_t dur_ticks = (uint64_t)((double)dur / p.ns_per_tick);
     sl->calls = sl->timed = 1;
@@ -420,6 +325,7 @@ void oshm_prof_start(int my_pe, int n_pes, uint64_t init_begin_ns)
     p.init_begin_ns = init_begin_ns;
     p.run_begin_ns = init_end_ns;
     oshm_prof.active = true;
+    oshm_prof.counts_inline = oshm_prof.mode == OSHM_PROF_SUMMARY;
     oshm_state_update();
 }
 
@@ -428,6 +334,8 @@ void oshm_prof_listen(bool listen)
     if (oshm_prof.mode == OSHM_PROF_OFF)
         return;
     __atomic_store_n(&oshm_prof.active, listen, __ATOMIC_RELAXED);
+    __atomic_store_n(&oshm_prof.counts_inline, listen && oshm_prof.mode == OSHM_PROF_SUMMARY,
+                     __ATOMIC_RELAXED);
     oshm_state_update();
 }
 
@@ -435,7 +343,7 @@ void oshm_prof_stop(void)
 {
     if (oshm_prof.mode == OSHM_PROF_OFF)
         return;
-    oshm_prof.active = false;
+    oshm_prof.active = oshm_prof.counts_inline = false;
     oshm_state_update();
     p.run_end_ns = oshm_prof_clock_ns();
     calibrate();
@@ -443,21 +351,21 @@ void oshm_prof_stop(void)
 
 void oshm_prof_release(void)
 {
-    /* The blocks stay for a later life (a thread still running holds its
-     * block's address): emptied and free. */
+    /* The blocks stay, each with its thread, for a later life: emptied,
+     * and without cells, which sends each thread's next call to
+     * thread_attach. */
     pthread_mutex_lock(&p.lock);
     for (struct oshm_prof_thread *t = p.threads; t; t = t->next) {
         free(t->cells); /* the next life's PE count may differ */
         t->cells = NULL;
         memset(t->slot, 0, sizeof t->slot);
         t->depth = 0;
-        t->free = true;
     }
     pthread_mutex_unlock(&p.lock);
     free(p.ring);
     p.ring = NULL;
     oshm_prof.mode = OSHM_PROF_OFF;
-    oshm_prof.active = false;
+    oshm_prof.active = oshm_prof.counts_inline = false;
     oshm_state_update();
 }
 
@@ -467,20 +375,21 @@ void oshm_prof_totals(struct oshm_prof_total totals[OSHM_PROF_NFAMILIES])
 {
     memset(totals, 0, sizeof *totals * OSHM_PROF_NFAMILIES);
     for (int f = 0; f < OSHM_PROF_NFAMILIES; f++) {
-        uint64_t exact = 0, s_calls = 0, s_timed = 0, s_ticks = 0, max = 0;
+        uint64_t exact = 0, s_timed = 0, s_ticks = 0, max = 0;
         struct oshm_prof_total *o = &totals[f];
         for (struct oshm_prof_thread *t = p.threads; t; t = t->next) {
-            const struct slot *sl = &t->slot[f];
+            const struct oshm_prof_slot *sl = &t->slot[f];
             o->calls += sl->calls;
             o->bytes += sl->bytes;
             o->timed += sl->timed;
             exact += sl->exact;
-            s_calls += sl->s_calls;
             s_timed += sl->s_timed;
             s_ticks += sl->s_ticks;
             if (sl->max > max)
                 max = sl->max;
         }
+        /* The calls not timed one by one are the sampled ones. */
+        uint64_t s_calls = o->calls - (o->timed - s_timed);
         double ticks = (double)exact;
         if (s_timed)
             ticks += (double)s_ticks * (double)s_calls / (double)s_timed;

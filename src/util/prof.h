@@ -13,11 +13,12 @@
  * takes one branch on oshm_prof.active (OSHM_PROFILED).
  *
  * Cost while on (summary): counting is plain additions to the calling
- * thread's own counters; a clock read costs more than a put over shared
- * memory, so a family whose calls take under SHMEM_PROFILE_SAMPLE's
- * threshold on average has one call in SHMEM_PROFILE_SAMPLE timed and its
- * total estimated from them; slower families have every call timed. A trace
- * times every call.
+ * thread's own counters, inline in the hot routines (oshm_prof_leaf): no
+ * function call, lock, atomic or clock read. A clock read costs more than
+ * a put over shared memory, so a family whose calls take under
+ * SHMEM_PROFILE_EVERY on average has one call in SHMEM_PROFILE_SAMPLE timed
+ * and its total estimated from them; slower families have every call
+ * timed. A trace times every call.
  */
 #ifndef OSHM_UTIL_PROF_H
 #define OSHM_UTIL_PROF_H
@@ -49,6 +50,10 @@ struct oshm_prof {
     /* A profiler listens: the mode is on and shmem_pcontrol has not paused
      * it. The word OSHM_PROFILED tests. */
     bool active;
+    /* active under summary: the hot routines count most calls inline
+     * (oshm_prof_leaf); a trace times every call, and goes straight to
+     * their slow path. */
+    bool counts_inline;
     enum oshm_prof_mode mode; /* for this life of the library */
 };
 extern struct oshm_prof oshm_prof;
@@ -64,6 +69,117 @@ extern _Thread_local int oshm_prof_track __attribute__((tls_model("initial-exec"
 #define OSHM_PROF_DEVICE_TRACK_BASE (1 << 20)
 #define OSHM_PROF_DEVICE_TRACK(block, thread) \
     (OSHM_PROF_DEVICE_TRACK_BASE + (int)(block) * 1024 + (int)(thread))
+
+/* One family on one thread. Its calls fall in two sets: those timed one
+ * by one (the first, which pays for cold caches and connections, and every
+ * call while the family's average is above SHMEM_PROFILE_EVERY), and the
+ * sampled ones, one in SHMEM_PROFILE_SAMPLE of them timed. The family's
+ * time is the first set's plus the sampled calls' count times their timed
+ * ones' mean. The words a counted call writes come first. */
+struct oshm_prof_slot {
+    uint64_t calls, bytes;
+    /* Sampled calls left before the next timed one; 0 while every call is
+     * timed (the first, under every, in a trace). */
+    uint32_t skip;
+    bool every;        /* time every call: the average is above SHMEM_PROFILE_EVERY */
+    uint64_t timed, max;
+    uint64_t exact;    /* ticks of the calls timed one by one */
+    /* The sampled calls timed, and their ticks; the sampled calls are the
+     * calls less those timed one by one (timed - s_timed). */
+    uint64_t s_timed, s_ticks;
+};
+
+/* One cell of the communication matrix. */
+struct oshm_prof_cell {
+    uint64_t ops, bytes;
+};
+
+/* A thread's counters: only the thread writes them, and the report sums
+ * every thread's at finalize. A thread keeps its block for its life (over
+ * the library's lives too, emptied at each finalize), then leaves it to
+ * the next new thread, so that the blocks are as many as the threads that
+ * ran at once; each thread has a trace track of its own. */
+struct oshm_prof_thread {
+    /* n_pes x OSHM_PROF_MAX_BACKENDS x OSHM_PROF_NCLASSES, NULL between
+     * the library's lives: the pages a thread never reaches are never
+     * touched. */
+    struct oshm_prof_cell *cells;
+    /* Calls open on this thread that hold no others (every kind but SPAN):
+     * a routine that another calls inside the library is part of the
+     * outer call, never a call of its own. */
+    int depth;
+    int track;
+    bool free;
+    struct oshm_prof_thread *next;
+    struct oshm_prof_slot slot[OSHM_PROF_NFAMILIES];
+};
+
+/* The calling thread's block; until its first profiled call in this life
+ * of the library, one without cells, never written. */
+extern _Thread_local struct oshm_prof_thread *oshm_prof_self
+    __attribute__((tls_model("initial-exec")));
+
+/* Where a family's calls go in the matrix (its CLASS in util/prof_table.h),
+ * one byte: the class + 1 (0: none) in the low bits, OSHM_PROF_ROUTE_BY_AMO
+ * where the AMO backend carries it, OSHM_PROF_ROUTE_THEN_SIGNAL where a signal
+ * follows its data (PUT_SIGNAL counts as PUT, and its signal as SIGNAL).
+ * The hot routines name theirs, a constant; the rest read the table. */
+#define OSHM_PROF_ROUTE_CLASS 0x7u
+#define OSHM_PROF_ROUTE_BY_AMO 0x8u
+#define OSHM_PROF_ROUTE_THEN_SIGNAL 0x10u
+#define OSHM_PROF_ROUTE_NONE 0u
+#define OSHM_PROF_ROUTE_PUT (OSHM_PROF_CLASS_PUT + 1u)
+#define OSHM_PROF_ROUTE_GET (OSHM_PROF_CLASS_GET + 1u)
+#define OSHM_PROF_ROUTE_AMO (OSHM_PROF_CLASS_AMO + 1u + OSHM_PROF_ROUTE_BY_AMO)
+#define OSHM_PROF_ROUTE_SIGNAL (OSHM_PROF_CLASS_SIGNAL + 1u + OSHM_PROF_ROUTE_BY_AMO)
+#define OSHM_PROF_ROUTE_PUT_SIGNAL (OSHM_PROF_CLASS_PUT + 1u + OSHM_PROF_ROUTE_THEN_SIGNAL)
+extern const uint8_t oshm_prof_family_route[OSHM_PROF_NFAMILIES];
+
+_Static_assert(OSHM_PROF_MAX_BACKENDS == 4 && OSHM_PROF_NCLASSES == 4,
+               "OSHM_PROF_CELL indexes with shifts");
+#define OSHM_PROF_CELL(pe, backend, cls) \
+    (((size_t)(pe) << 4) | ((unsigned)(backend) << 2) | (unsigned)(cls))
+
+/* A call of FAMILY (whose route is ROUTE), moving BYTES to world PE PE
+ * (-1: none) through hcomm backend RMA_BACKEND (PUT and GET classes) or
+ * AMO_BACKEND (AMO, SIGNAL), added to T's counters and matrix. */
+static inline __attribute__((always_inline)) void
+oshm_prof_add(struct oshm_prof_thread *t, enum oshm_prof_family family, unsigned route,
+              size_t bytes, int pe, int rma_backend, int amo_backend)
+{
+    struct oshm_prof_slot *sl = &t->slot[family];
+    sl->calls++;
+    sl->bytes += bytes;
+    unsigned cls = route & OSHM_PROF_ROUTE_CLASS;
+    if (pe < 0 || cls == 0)
+        return;
+    int backend = route & OSHM_PROF_ROUTE_BY_AMO ? amo_backend : rma_backend;
+    struct oshm_prof_cell *c = &t->cells[OSHM_PROF_CELL(pe, backend, cls - 1)];
+    c->ops++;
+    c->bytes += bytes;
+    if (route & OSHM_PROF_ROUTE_THEN_SIGNAL) {
+        c = &t->cells[OSHM_PROF_CELL(pe, amo_backend, OSHM_PROF_CLASS_SIGNAL)];
+        c->ops++;
+        c->bytes += sizeof(uint64_t);
+    }
+}
+
+/* The counting of a leaf call (one that makes no other profiled call),
+ * inline in the hot routines (api/ctx.h, oshm_prof_counted) while a
+ * profiler listens: the calling thread's block when this call of FAMILY is
+ * one to count without timing it (oshm_prof_add counts it), else NULL (the
+ * thread has no block in this life yet, the call is inside another, or it
+ * is one to time: oshm_prof_count, begin and end). No lock, no atomic, no
+ * clock. */
+static inline __attribute__((always_inline)) struct oshm_prof_thread *
+oshm_prof_leaf(enum oshm_prof_family family)
+{
+    struct oshm_prof_thread *t = oshm_prof_self;
+    if (__builtin_expect(!t->cells || t->depth != 0 || t->slot[family].skip == 0, 0))
+        return NULL;
+    t->slot[family].skip--;
+    return t;
+}
 
 /* One call being profiled. */
 struct oshm_prof_span {
@@ -82,10 +198,10 @@ void oshm_prof_begin(struct oshm_prof_span *s, enum oshm_prof_family family);
 void oshm_prof_end(const struct oshm_prof_span *s, const char *routine, size_t bytes, int pe,
                    int rma_backend, int amo_backend);
 
-/* The cheap start of a leaf call (one that makes no other profiled call):
- * counts the call now, to world PE PE (-1: none), unless it is one to
- * time, which it leaves to begin and end (false). A call inside another
- * counts for nothing (true). */
+/* The start of a leaf call that oshm_prof_leaf did not take: attaches the
+ * thread, and counts the call now unless it is one to time, which it
+ * leaves to begin and end (false). A call inside another counts for
+ * nothing (true). */
 bool oshm_prof_count(enum oshm_prof_family family, size_t bytes, int pe, int rma_backend,
                      int amo_backend);
 

@@ -106,7 +106,7 @@ static int merge(const char *dir)
     int n_pes = pes[0].n_pes > n ? pes[0].n_pes : n;
     prof_pes_free(pes, n);
     snprintf(path, sizeof path, "%s/trace.json", dir);
-    int merged = prof_merge_traces(dir, n_pes, path, stderr);
+    int merged = prof_merge_traces(dir, n_pes, path, NULL, stderr);
     if (merged < 0) {
         fprintf(stderr, "oshm_prof: cannot write %s: %s\n", path, strerror(errno));
         return 1;

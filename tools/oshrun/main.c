@@ -113,6 +113,7 @@ int main(int argc, char **argv)
         return bind_exec_main(argc, argv);
     options_parse(argc, argv);
     slurm_handover();
+    profile_prepare();
     place_pes();
     program_find();
     bind_plan();
@@ -145,6 +146,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < opt.npes && !ending; r++)
         spawn(r, addr, &oldmask);
     run(sigfd);
+    profile_merge(); /* every PE has ended; its words go out with the rest */
 
     server_fini();
     /* A job that failed does not wait for a reader that stopped; one that

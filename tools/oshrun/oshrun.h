@@ -17,6 +17,7 @@
  *   liveness.c --timeout and --heartbeat: a job that runs too long, a PE
  *              that stops answering
  *   resources.c what the kernel says of a PE it killed (out of memory)
+ *   profile.c  merging the PEs' traces (SHMEM_PROFILE=trace) at the end
  *   main.c     the poll loop that drives them all
  */
 #ifndef OSHRUN_OSHRUN_H
@@ -237,6 +238,14 @@ void liveness_start(void);
 int liveness_tick(void);
 /* "PE 3 (pid 1234, stopped): in shmem_barrier_all" into OUT. */
 void liveness_describe(int rank, char *out, size_t size);
+
+/* ---- profile.c ---- */
+
+/* Under SHMEM_PROFILE=trace (--profile=trace): makes the profile directory
+ * and tells the PEs that oshrun merges their traces. Before any PE starts. */
+void profile_prepare(void);
+/* Once every PE has ended: merges the traces of this run into trace.json. */
+void profile_merge(void);
 
 /* ---- resources.c ---- */
 

@@ -88,7 +88,7 @@ fi
 # The tools the test itself uses (a compiler, man, Environment Modules,
 # pkg-config) are installed once into a second kept root: apt unpacking gcc
 # took most of each run's minutes. What the package alone brings (UCX,
-# PMIx, hwloc, libcrypto) stays out of it, so each run's apt install still
+# PMIx, hwloc, libsodium) stays out of it, so each run's apt install still
 # has to pull those from the archive; that Depends names gcc is checked above.
 tools=$cache/$suite-minbase-tools.tar
 if [ ! -f "$tools" ]; then

@@ -77,7 +77,7 @@ printf 'oshm (%s) unstable; urgency=medium\n\n  * Built from the source tree by 
     "$version" "$(date -R -d "@${SOURCE_DATE_EPOCH:-$(date +%s)}")" | gzip -9n >"$doc/changelog.gz"
 
 # Dependencies: the shared libraries the programs and libshmem need (UCX,
-# PMIx, hwloc, libcrypto, libc), as dpkg-shlibdeps finds them; a C compiler for oshcc.
+# PMIx, hwloc, libsodium, libc), as dpkg-shlibdeps finds them; a C compiler for oshcc.
 mkdir -p "$stage/shlibs/debian"
 printf 'Source: oshm\n\nPackage: oshm\nArchitecture: any\n' >"$stage/shlibs/debian/control"
 elfs=()
@@ -96,7 +96,7 @@ Maintainer: oshm developers <oshm@localhost>
 Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
 Depends: $shlibs, gcc | c-compiler
 Recommends: g++
-Suggests: libfabric1, environment-modules | lmod, libucx-dev, libpmix-dev, libssl-dev
+Suggests: libfabric1, environment-modules | lmod, libucx-dev, libpmix-dev, libsodium-dev
 Section: devel
 Priority: optional
 Description: OpenSHMEM 1.6 implementation (library, oshcc, oshrun, manual)
@@ -106,7 +106,7 @@ Description: OpenSHMEM 1.6 implementation (library, oshcc, oshrun, manual)
  (and oshcc, oshc++ where no other package, such as openmpi-bin, has
  those names) and run with oshrun.oshm -np N (or oshrun). "module load oshm"
  puts the plain names first. oshcc -static needs libucx-dev,
- libpmix-dev and libssl-dev.
+ libpmix-dev and libsodium-dev.
 EOF
 cp "$here/postinst" "$here/prerm" "$here/triggers" "$root/DEBIAN/"
 chmod 0755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm"

@@ -35,7 +35,7 @@ if ! python3 -c 'import clingo' 2>/dev/null; then
 fi
 spack compiler find "${scope[@]}" >/dev/null
 spack external find "${scope[@]}" --not-buildable cmake pkgconf gmake >/dev/null
-# Debian's libraries (UCX, PMIx, libfabric, hwloc, OpenSSL), which Spack cannot find by their programs: prefix and version from dpkg.
+# Debian's libraries (UCX, PMIx, libfabric, hwloc, libsodium), which Spack cannot find by their programs: prefix and version from dpkg.
 version_of() { dpkg-query -W -f='${Version}' "$1" | sed 's/^[0-9]*://; s/[-+~].*//'; }
 pmix_prefix=$(pkg-config --variable=prefix pmix)
 cat >>"$tmp/config/packages.yaml" <<YAML
@@ -51,8 +51,8 @@ cat >>"$tmp/config/packages.yaml" <<YAML
   hwloc:
     externals: [{spec: hwloc@$(version_of libhwloc-dev), prefix: /usr}]
     buildable: false
-  openssl:
-    externals: [{spec: openssl@$(version_of libssl-dev), prefix: /usr}]
+  libsodium:
+    externals: [{spec: libsodium@$(version_of libsodium-dev), prefix: /usr}]
     buildable: false
 YAML
 

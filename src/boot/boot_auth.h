@@ -1,5 +1,5 @@
 /*
- * The bootstrap's proofs (boot_wire.h), on OpenSSL's HMAC-SHA-256: a PE's
+ * The bootstrap's proofs (boot_wire.h), on libsodium's HMAC-SHA-256: a PE's
  * HELLO answering the server's nonce, each connection's message keys, and
  * the tag of every message after the HELLO. The key is the job's secret
  * (BOOT_WIRE_SECRET_LEN hex characters); nothing here sends it anywhere.

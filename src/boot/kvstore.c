@@ -72,7 +72,8 @@ int oshm_kv_set(struct oshm_kvstore *kv, int rank, const char *key, const void *
         return -1;
     *e = (struct oshm_kv_entry){.hash = h, .rank = rank, .klen = (uint32_t)klen, .len = len};
     memcpy(e->data, key, klen + 1);
-    memcpy(e->data + klen + 1, value, len);
+    if (len) /* an empty value may come as NULL */
+        memcpy(e->data + klen + 1, value, len);
     struct oshm_kv_entry **slot = find_slot(kv, h, rank, key, klen);
     if (*slot)
         free(*slot); /* replaced */
@@ -90,7 +91,8 @@ int oshm_kv_get(const struct oshm_kvstore *kv, int rank, const char *key, void *
     const struct oshm_kv_entry *e = *find_slot(kv, hash_of(rank, key, klen), rank, key, klen);
     if (!e || e->len != len)
         return -1;
-    memcpy(value, e->data + e->klen + 1, len);
+    if (len)
+        memcpy(value, e->data + e->klen + 1, len);
     return 0;
 }
 

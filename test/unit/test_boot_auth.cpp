@@ -108,6 +108,28 @@ TEST(BootAuth, HexRoundTripAndRefusals)
     EXPECT_EQ(-1, boot_auth_unhex("007fa5ff00", out, 4));
 }
 
+// The library under the proofs computes the standard functions: SHA-256 of
+// FIPS 180-2's "abc", and HMAC-SHA-256 (key 0x01..0x20, over a zero
+// counter, a zero header and that digest) as Python's hmac module computes
+// it independently.
+TEST(BootAuth, StandardVectors)
+{
+    unsigned char d[BOOT_WIRE_MAC_LEN];
+    char hex[2 * BOOT_WIRE_MAC_LEN + 1];
+    boot_auth_digest("abc", 3, d);
+    boot_auth_hex(d, sizeof d, hex);
+    EXPECT_STREQ("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", hex);
+    unsigned char key[BOOT_WIRE_MAC_LEN];
+    for (unsigned i = 0; i < sizeof key; i++)
+        key[i] = (unsigned char)(i + 1);
+    struct boot_wire_hdr hdr;
+    memset(&hdr, 0, sizeof hdr);
+    unsigned char tag[BOOT_WIRE_MAC_LEN];
+    boot_auth_tag(key, 0, &hdr, d, tag);
+    boot_auth_hex(tag, sizeof tag, hex);
+    EXPECT_STREQ("55512ddbcb65289a8550a98a665717e1405479649bae4834c928f451d8623525", hex);
+}
+
 TEST(BootServerQuote, PrintsTextAsBoundedEscapedData)
 {
     char out[64];

@@ -63,8 +63,8 @@ class Oshm(CMakePackage):
     # As Open MPI's recipe: hwloc for binding (oshrun --bind-to), the network
     # libraries each behind its variant; libfabric's headers at build time.
     depends_on("hwloc@2:")
-    # The bootstrap proves its connections with HMAC-SHA-256 from libcrypto.
-    depends_on("openssl")
+    # The bootstrap proves its connections with HMAC-SHA-256 from libsodium.
+    depends_on("libsodium")
     depends_on("ucx", when="+ucx")
     depends_on("pmix", when="+pmix")
     depends_on("libfabric", when="+ofi")

@@ -25,6 +25,11 @@ struct oshm_boot_ops {
     int (*fence)(void);
     /* Reads KEY published by RANK; the stored value must be exactly LEN bytes. */
     int (*get)(int rank, const char *key, void *value, size_t len);
+    /* Drops every value this PE holds so far (each is read once: at
+     * start-up, or in a heap growth's exchange), so that a job's cards do
+     * not stay in every PE for its life; NULL where the values live
+     * elsewhere (PMIx's server). */
+    void (*forget)(void);
     /* Ends the whole job with STATUS; does not return. FLAGS:
      * OSHM_BOOT_GLOBAL_EXIT for the program's shmem_global_exit, which the
      * launcher reports as such (status 0 then ends the job cleanly); without

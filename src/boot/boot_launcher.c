@@ -299,6 +299,8 @@ static int launcher_get(int rank, const char *key, void *value, size_t len)
     return oshm_kv_get(&store, rank, key, value, len);
 }
 
+static void launcher_forget(void) { oshm_kv_forget(&store); }
+
 static _Noreturn void launcher_abort(int status, unsigned flags, const char *message)
 {
     /* The server ends the job when it hears of the abort and may close
@@ -363,6 +365,7 @@ const struct oshm_boot_ops oshm_boot_launcher_ops = {
     .put = launcher_put,
     .fence = launcher_fence,
     .get = launcher_get,
+    .forget = launcher_forget,
     .abort = launcher_abort,
     .teardown = launcher_teardown,
     .finalize = launcher_finalize,

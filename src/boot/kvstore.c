@@ -1,5 +1,6 @@
 #include "boot/kvstore.h"
 
+#include <malloc.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -102,6 +103,12 @@ void oshm_kv_clear(struct oshm_kvstore *kv)
         free(kv->slot[i]);
     free(kv->slot);
     *kv = (struct oshm_kvstore){0};
+}
+
+void oshm_kv_forget(struct oshm_kvstore *kv)
+{
+    oshm_kv_clear(kv);
+    malloc_trim(0);
 }
 
 int oshm_kv_append_record(char **buf, size_t *len, const char *key, const void *value, size_t vlen)

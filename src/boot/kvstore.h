@@ -25,6 +25,9 @@ int oshm_kv_set(struct oshm_kvstore *kv, int rank, const char *key, const void *
  * exactly LEN bytes. */
 int oshm_kv_get(const struct oshm_kvstore *kv, int rank, const char *key, void *value, size_t len);
 void oshm_kv_clear(struct oshm_kvstore *kv);
+/* Clears KV (still usable) and gives the memory its records held back to
+ * the system, which freeing alone leaves in the process. */
+void oshm_kv_forget(struct oshm_kvstore *kv);
 
 /* Serialization of a list of (key, value) records: "u32 keylen, key,
  * u32 vallen, value" repeated. */

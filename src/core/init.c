@@ -80,7 +80,8 @@ static int setup(int thread_level)
                                         .put = oshm_boot.ops->put,
                                         .fence = oshm_boot.ops->fence,
                                         .get = oshm_boot.ops->get,
-                                        .allgather = oshm_boot_allgather};
+                                        .allgather = oshm_boot_allgather,
+                                        .forget = oshm_boot.ops->forget};
     struct hcomm_config hc = {.backends = oshm_builtin_backends,
                               .exchange = &exchange,
                               .default_mode = oshm_chan_mode_for_level(thread_level),

@@ -49,6 +49,8 @@ struct fabric_exchange {
     int (*get)(int rank, const char *key, void *value, size_t len);
     /* Collective: LEN bytes of every PE into ALL (size * LEN bytes). */
     int (*allgather)(const void *mine, void *all, size_t len);
+    /* Drops what was read so far: nothing reads it again (may be NULL). */
+    void (*forget)(void);
 };
 
 /* Serializes CARD into a new buffer (*BLOB, *LEN; free() it). */

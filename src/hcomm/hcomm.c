@@ -411,6 +411,10 @@ out:
     free(cards);
     free(local_pids);
     free(order);
+    /* Every peer's card is taken in: what the exchange holds of them, and
+     * the table above, are kept for nothing from here on. */
+    if (rc == 0 && hcomm_exchange.forget)
+        hcomm_exchange.forget();
     return rc;
 }
 

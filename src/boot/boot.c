@@ -23,6 +23,8 @@ static int single_get(int rank, const char *key, void *value, size_t len)
     return oshm_kv_get(&single_store, rank, key, value, len);
 }
 
+static void single_forget(void) { oshm_kv_forget(&single_store); }
+
 static _Noreturn void single_abort(int status, unsigned flags, const char *message)
 {
     (void)flags, (void)message;
@@ -36,6 +38,7 @@ static const struct oshm_boot_ops single_ops = {
     .put = single_put,
     .fence = single_fence,
     .get = single_get,
+    .forget = single_forget,
     .abort = single_abort,
     .finalize = single_finalize,
 };

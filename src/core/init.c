@@ -73,15 +73,15 @@ static int setup(int thread_level)
     if (device_heap_init() != 0)
         return -1;
 #endif
-    /* The bootstrap's store, as the layers below it see one. */
-    static struct fabric_exchange exchange;
-    exchange = (struct fabric_exchange){.rank = oshm_boot.rank,
-                                        .size = oshm_boot.size,
-                                        .put = oshm_boot.ops->put,
-                                        .fence = oshm_boot.ops->fence,
-                                        .get = oshm_boot.ops->get,
-                                        .allgather = oshm_boot_allgather,
-                                        .forget = oshm_boot.ops->forget};
+    /* The bootstrap's store, as the layers below it see one (hcomm keeps
+     * a copy). */
+    const struct fabric_exchange exchange = {.rank = oshm_boot.rank,
+                                             .size = oshm_boot.size,
+                                             .put = oshm_boot.ops->put,
+                                             .fence = oshm_boot.ops->fence,
+                                             .get = oshm_boot.ops->get,
+                                             .allgather = oshm_boot_allgather,
+                                             .forget = oshm_boot.ops->forget};
     struct hcomm_config hc = {.backends = oshm_builtin_backends,
                               .exchange = &exchange,
                               .default_mode = oshm_chan_mode_for_level(thread_level),

@@ -61,7 +61,6 @@ int ofi_mr_ready(struct fid_mr *mr, struct fid_ep *ep)
     return rc;
 }
 
-/* Registers [start, end) of this PE's segment SEG as its next range. */
 static struct net_ranges ranges(void);
 
 /* A range's key as it travels: the raw base, then the key (8 bytes, or the
@@ -78,6 +77,7 @@ static void pack_key(struct ofi_range *r)
     }
 }
 
+/* Registers [start, end) of this PE's segment SEG as its next range. */
 static int register_range(int seg, size_t start, size_t end)
 {
     const struct net_ranges nr = ranges();

@@ -17,6 +17,12 @@
  *              reduce-scatter by recursive halving and allgather by
  *              recursive doubling (Rabenseifner), 2 log2 n steps moving
  *              about twice the vector per PE instead of log2 n times it;
+ *              at a power of two of PEs the whole vector at once (its
+ *              first step received in dest, after a word from the
+ *              receiver that it is in the call), and up to
+ *              OSHM_NET_ALLGATHER_DIRECT_MAX PEs an allgather of one step
+ *              (each block to every PE): log2 n + 2 steps, where the
+ *              first is a small message;
  *   alltoall   every PE sends each its block at once, one step;
  *   collect    an allgather of the sizes (recursive doubling), then every
  *              PE sends each its block at once: log2 n + 1 steps where the
@@ -44,6 +50,9 @@
 
 #define OSHM_NET_BCAST_TREE_MAX 16384
 #define OSHM_NET_REDUCE_RDBL_MAX 2048
+/* Up to this many PEs a reduction's allgather sends each block to every PE
+ * at once: one step of n - 1 messages against log2 n dependent ones. */
+#define OSHM_NET_ALLGATHER_DIRECT_MAX 8
 
 /* PEs of a set taking part: N of them, set index INDEX[i] (or i), this PE
  * being number ME. */
@@ -85,7 +94,9 @@ void oshm_net_expect_acks(const struct oshm_pe_set *s, int children);
  * elements of it). A vector the scratch cannot hold goes in chunks, and
  * chunks take its two halves in turn: a partner may start the next chunk
  * (or a team's next call) before this PE has read what it sent in this
- * one, since it needs only this PE's sends, but not the one after. */
+ * one, since it needs only this PE's sends, but not the one after. At a
+ * power of two of PEs a large vector goes whole where the scratch holds
+ * all but the first step, which lands in dest (coll_net.c). */
 void oshm_net_allreduce(const struct oshm_pe_set *s, const struct oshm_net_group *g,
                         void *dest, const void *source, size_t count, size_t elem,
                         oshm_combine_fn combine);

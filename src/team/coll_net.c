@@ -63,20 +63,30 @@ static void bcast_tree(const struct oshm_pe_set *s, const struct oshm_net_group 
     if (rel)
         await(s, word, bytes);
     const void *from = rel ? dest : source;
-    int low = lowest_bit_above(rel, n);
+    /* Flat (every PE the root's child) up to OSHM_NET_BCAST_FLAT_MAX PEs. */
+    int low = n <= OSHM_NET_BCAST_FLAT_MAX ? (rel ? 1 : n) : lowest_bit_above(rel, n);
     /* Promised before any child can answer. */
-    for (int m = low >> 1; m >= 1; m >>= 1)
-        children += rel + m < n;
+    bool flat = n <= OSHM_NET_BCAST_FLAT_MAX;
+    if (flat)
+        children = rel ? 0 : n - 1;
+    else
+        for (int m = low >> 1; m >= 1; m >>= 1)
+            children += rel + m < n;
     if (ack && oshm_coll_defer())
         oshm_coll_expect(children);
-    for (int m = low >> 1; m >= 1; m >>= 1)
-        if (rel + m < n)
-            send_to(s, g, (root + rel + m) % n, dest, from, bytes, word, "broadcast");
+    if (flat && !rel)
+        for (int r = n - 1; r >= 1; r--)
+            send_to(s, g, (root + r) % n, dest, from, bytes, word, "broadcast");
+    else if (!flat)
+        for (int m = low >> 1; m >= 1; m >>= 1)
+            if (rel + m < n)
+                send_to(s, g, (root + rel + m) % n, dest, from, bytes, word, "broadcast");
     if (!ack)
         return;
-    if (rel)
-        oshm_net_ack(s, g->index ? g->index[(root + rel - (rel & -rel)) % n]
-                                 : (root + rel - (rel & -rel)) % n);
+    if (rel) {
+        int parent = flat ? root : (root + rel - (rel & -rel)) % n;
+        oshm_net_ack(s, g->index ? g->index[parent] : parent);
+    }
     if (!oshm_coll_defer())
         oshm_net_expect_acks(s, children);
 }
@@ -249,7 +259,7 @@ static void rabenseifner_chunk(const struct oshm_pe_set *s, const struct oshm_ne
     }
 }
 
-/* Receive space that rabenseifner_in_dest needs in the scratch: the kept
+/* Receive space that rabenseifner_whole needs in the scratch: the kept
  * halves of every step after the first. */
 static size_t later_slots(const struct fold *f, size_t count)
 {
@@ -262,46 +272,41 @@ static size_t later_slots(const struct fold *f, size_t count)
     return need;
 }
 
-/* The block [*LO, *HI) of COUNT that new rank R ends the recursive halving
- * with. */
-static void block_of(const struct fold *f, size_t count, int r, size_t *lo, size_t *hi)
-{
-    *lo = 0;
-    *hi = count;
-    for (int k = f->steps - 1; k >= 0; k--) {
-        size_t mid = *lo + (*hi - *lo) / 2;
-        if (r & (1 << k))
-            *lo = mid;
-        else
-            *hi = mid;
-    }
-}
+/* Rabenseifner on the whole vector at once, at a power of two of PEs.
+ * Where the receive space held only a few of the first step's elements, a
+ * vector went in chunks, each paying every step's latency (64 KiB at 4 PEs:
+ * 8 chunks of 4 dependent messages, 1.9-2.4 ms against OSHMEM's 0.41-0.58
+ * over tcp; about 0.45 now). The first step (half the vector) lands either
+ * in an active set's pWrk (the specification hands it over free, and sized
+ * for just that), the later ones then in the library's shared space; or,
+ * for a team, in the partner's dest at the range the partner keeps, the
+ * later ones in the team's half of its scratch. The shared space and a
+ * dest are written only once their PE has said it is in the call (a word
+ * sent as the call starts; for the later steps it has arrived by the time
+ * the first is done): a program may still read the dest of its last call,
+ * or hold its source there, until it makes this one. The allgather's
+ * writes into dest need no word: each carries data that the receiver's own
+ * sends in this call went into. Each range is combined by one PE only, so
+ * the order of the operands cannot make PEs disagree. */
+/* Where the steps of rabenseifner_whole land at the receiver. */
+struct rab_slots {
+    char *first;       /* the first step's: NULL for the receiver's dest */
+    char *later;       /* the later steps', one after another */
+    bool later_tokens; /* later's space is shared: wait for the receiver's word */
+};
 
-/* Rabenseifner on the whole vector at once, at a power of two of PEs: the
- * first step, half the vector, lands straight in the partner's dest at the
- * range the partner keeps (this PE sends from PART, its own partial, and
- * never reads its dest there before the data has come); the smaller later
- * steps land in the scratch, each in its own place. Where the scratch held
- * only a few of the first step's elements, a vector went in chunks, each
- * paying every step's latency (64 KiB at 4 PEs: 8 chunks of 4 dependent
- * messages, 2.3 ms against OSHMEM's 0.44 over tcp; 0.41 now).
- * A partner writes this PE's dest only once this PE has said it is in the
- * call (one small message, sent as the call starts, in the shadow of the
- * partner's own start): a program may still be reading the dest of its
- * last call, or hold its source there, until it makes this one. No later
- * write needs that: every other message to this PE carries data that this
- * PE's own sends in this call went into, or comes after them in its
- * sender's steps. Each range is combined by one PE only, so the order of
- * the operands cannot make PEs disagree. */
-static void rabenseifner_in_dest(const struct oshm_pe_set *s, const struct oshm_net_group *g,
-                                 const struct fold *f, char *dest, const char *part, size_t count,
-                                 size_t elem, oshm_combine_fn combine, char *scratch)
+static void rabenseifner_whole(const struct oshm_pe_set *s, const struct oshm_net_group *g,
+                               const struct fold *f, char *dest, const char *part, size_t count,
+                               size_t elem, oshm_combine_fn combine, const struct rab_slots *at)
 {
     size_t lo = 0, hi = count, slot_at = 0;
     size_t los[OSHM_COLL_MAX_STEPS], his[OSHM_COLL_MAX_STEPS];
-    int64_t *entered = &s->sync[OSHM_SYNC_STEP_WORD]; /* fcollect's; not in use here */
-    send_to(s, g, rank_of(f, f->nr ^ (1 << (f->steps - 1))), NULL, NULL, 0, entered, "reduce");
-    oshm_take_i64(entered, s->idle, 1);
+    /* A word to each partner whose step lands in shared space: step k's
+     * on fcollect's word k (not in use here). */
+    for (int k = f->steps - 1; k >= 0; k--)
+        if (k == f->steps - 1 ? !at->first : at->later_tokens)
+            send_to(s, g, rank_of(f, f->nr ^ (1 << k)), NULL, NULL, 0,
+                    &s->sync[OSHM_SYNC_STEP_WORD + k], "reduce");
     for (int k = f->steps - 1; k >= 0; k--) {
         int m = 1 << k, partner = f->nr ^ m;
         bool lower = !(f->nr & m), first = k == f->steps - 1;
@@ -310,39 +315,27 @@ static void rabenseifner_in_dest(const struct oshm_pe_set *s, const struct oshm_
         size_t give_lo = lower ? mid : lo, give_hi = lower ? hi : mid;
         los[k] = lo;
         his[k] = hi;
-        char *slot = first ? dest + give_lo * elem : scratch + slot_at;
+        char *slot = first ? (at->first ? at->first : dest + give_lo * elem) : at->later + slot_at;
         const char *from = first ? part : dest;
+        if (first ? !at->first : at->later_tokens)
+            oshm_take_i64(&s->sync[OSHM_SYNC_STEP_WORD + k], s->idle, 1);
         send_to(s, g, rank_of(f, partner), slot, from + give_lo * elem,
                 (give_hi - give_lo) * elem, rstep_word(s, k), "reduce");
         await(s, rstep_word(s, k), (keep_hi - keep_lo) * elem);
         char *acc = dest + keep_lo * elem;
-        if (first)
-            combine(acc, part + keep_lo * elem, keep_hi - keep_lo); /* acc holds the partner's */
-        else
-            combine(acc, scratch + slot_at, keep_hi - keep_lo);
-        if (!first)
+        size_t n = keep_hi - keep_lo;
+        if (first && !at->first) {
+            combine(acc, part + keep_lo * elem, n); /* acc holds the partner's */
+        } else if (first) {
+            if (part != dest)
+                memcpy(acc, part + keep_lo * elem, n * elem);
+            combine(acc, at->first, n);
+        } else {
+            combine(acc, at->later + slot_at, n);
             slot_at += ((hi - lo + 1) / 2) * elem;
+        }
         lo = keep_lo;
         hi = keep_hi;
-    }
-    if (f->p2 <= OSHM_NET_ALLGATHER_DIRECT_MAX) {
-        /* Each block straight to every PE: one step where recursive
-         * doubling takes log2 n, the same bytes. A peer's range of this
-         * block is one it has already sent away in full (this block could
-         * not be final before), and nothing of it is read there again. */
-        int64_t *word = &s->sync[OSHM_SYNC_FOLD_WORD]; /* no fold at a power of two */
-        int64_t want = 0;
-        for (int r = 0; r < f->p2; r++) {
-            if (r == f->nr)
-                continue;
-            size_t rlo, rhi;
-            block_of(f, count, r, &rlo, &rhi);
-            want += hcomm_notify_units((rhi - rlo) * elem);
-            send_to(s, g, rank_of(f, r), dest + lo * elem, dest + lo * elem, (hi - lo) * elem,
-                    word, "reduce");
-        }
-        oshm_take_i64(word, s->idle, want);
-        return;
     }
     for (int k = 0; k < f->steps; k++) {
         int partner = f->nr ^ (1 << k);
@@ -353,6 +346,147 @@ static void rabenseifner_in_dest(const struct oshm_pe_set *s, const struct oshm_
         lo = los[k];
         hi = his[k];
     }
+}
+
+/* Recursive doubling of a whole small vector for an active set, received
+ * in the library's own symmetric space (oshm_net_active_scratch) where the
+ * pWrk the specification asks for (half the vector, at least
+ * SHMEM_REDUCE_MIN_WRKDATA_SIZE elements) would have split it into chunks
+ * that each pay every step: 255 longs at 4 PEs were 13 chunks, 1.4 ms
+ * against OSHMEM's 0.11. That space is every active set's, so a partner
+ * writes it only once this PE has said it is in the call: a word to each
+ * partner as the call starts, which the partner has mostly received by the
+ * time it sends (it spends a step first), except step 0's, which goes to
+ * the pWrk instead where that holds the vector (the specification hands it
+ * over free on every PE). */
+static void rdbl_tokens(const struct oshm_pe_set *s, const struct oshm_net_group *g,
+                        const struct fold *f, char *dest, const char *src, size_t count,
+                        size_t elem, oshm_combine_fn combine)
+{
+    size_t bytes = count * elem;
+    char *own = oshm_net_active_scratch();
+    int64_t *fold_word = &s->sync[OSHM_SYNC_FOLD_WORD];
+    char *fold_slot = own + (size_t)f->steps * bytes;
+    bool pwrk_first = s->scratch && bytes <= s->scratch_bytes;
+    if (f->nr < 0) { /* hand over once the partner is in, wait for the result */
+        oshm_take_i64(fold_word, s->idle, 1);
+        send_to(s, g, g->me + 1, fold_slot, src, bytes, fold_word, "reduce");
+        await(s, fold_word, bytes);
+        return;
+    }
+    if (g->me < 2 * f->r)
+        send_to(s, g, g->me - 1, NULL, NULL, 0, fold_word, "reduce");
+    for (int k = pwrk_first ? 1 : 0; k < f->steps; k++)
+        send_to(s, g, rank_of(f, f->nr ^ (1 << k)), NULL, NULL, 0,
+                &s->sync[OSHM_SYNC_STEP_WORD + k], "reduce");
+    if (dest != src)
+        memmove(dest, src, bytes);
+    if (g->me < 2 * f->r) {
+        await(s, fold_word, bytes);
+        combine_ordered(dest, fold_slot, count, elem, false, combine);
+    }
+    for (int k = 0; k < f->steps; k++) {
+        int partner = f->nr ^ (1 << k);
+        bool in_pwrk = k == 0 && pwrk_first;
+        char *slot = in_pwrk ? s->scratch : own + (size_t)k * bytes;
+        if (!in_pwrk)
+            oshm_take_i64(&s->sync[OSHM_SYNC_STEP_WORD + k], s->idle, 1);
+        send_to(s, g, rank_of(f, partner), slot, dest, bytes, rstep_word(s, k), "reduce");
+        await(s, rstep_word(s, k), bytes);
+        combine_ordered(dest, slot, count, elem, f->nr < partner, combine);
+    }
+    if (g->me < 2 * f->r)
+        send_to(s, g, g->me - 1, dest, dest, bytes, fold_word, "reduce");
+}
+
+/* Direct: up to OSHM_NET_DIRECT_MAX PEs, any number of them. PE i owns
+ * block i of the vector; every PE sends each owner its part of the
+ * owner's block at once, the owner combines them, then sends the result
+ * to every PE at once: two dependent steps where Rabenseifner takes
+ * 2 log2 n (or log2 n + 1), the same bytes, n - 1 messages a step, and no
+ * fold for odd counts. The owner receives the n - 1 parts in slots
+ * indexed by the sender's distance: in A (a team's half of its scratch, an
+ * active set's pWrk, which the specification hands over free) as far as
+ * it holds them, the rest in B (the library's shared space), which a
+ * sender writes only once the owner has said it is in the call. A result
+ * lands in a peer's dest at a block the peer sent away already and does
+ * not read again; in place, the source there has left before. */
+struct direct_room {
+    char *a;
+    size_t a_bytes;
+    char *b; /* NULL: all in A */
+};
+
+static size_t block_lo(size_t count, int i, int n) { return count * (size_t)i / (size_t)n; }
+
+static bool direct_fits(const struct direct_room *r, int n, size_t count, size_t elem)
+{
+    size_t slot = (count + (size_t)n - 1) / (size_t)n * elem;
+    size_t in_a = r->a ? r->a_bytes / slot : 0;
+    size_t rest = (size_t)(n - 1) > in_a ? (size_t)(n - 1) - in_a : 0;
+    return count >= (size_t)n && (rest == 0 || (r->b && rest * slot <= OSHM_NET_ACTIVE_SCRATCH));
+}
+
+static void allreduce_direct(const struct oshm_pe_set *s, const struct oshm_net_group *g,
+                             char *dest, const char *src, size_t count, size_t elem,
+                             oshm_combine_fn combine, const struct direct_room *room)
+{
+    int n = g->n, me = g->me;
+    size_t slot = (count + (size_t)n - 1) / (size_t)n * elem;
+    int in_a = room->a ? (int)(room->a_bytes / slot) : 0;
+    if (in_a > n - 1)
+        in_a = n - 1;
+    int64_t *token = &s->sync[OSHM_SYNC_STEP_WORD]; /* fcollect's; not in use here */
+    int64_t *parts = rstep_word(s, 0), *results = rstep_word(s, 1);
+    /* Slot of the part from distance D (the owner's index less the sender's). */
+#define DIRECT_SLOT(d) ((d) - 1 < in_a ? room->a + (size_t)((d) - 1) * slot \
+                                         : room->b + (size_t)((d) - 1 - in_a) * slot)
+    for (int d = in_a + 1; d < n; d++)
+        send_to(s, g, (me - d + n) % n, NULL, NULL, 0, token, "reduce");
+    for (int d = 1; d < n; d++) {
+        if (d == in_a + 1)
+            oshm_take_i64(token, s->idle, n - 1 - in_a);
+        int r = (me + d) % n;
+        size_t lo = block_lo(count, r, n), hi = block_lo(count, r + 1, n);
+        send_to(s, g, r, DIRECT_SLOT(d), src + lo * elem, (hi - lo) * elem, parts, "reduce");
+    }
+    size_t lo = block_lo(count, me, n), mine = block_lo(count, me + 1, n) - lo;
+    char *acc = dest + lo * elem;
+    if (acc != src + lo * elem)
+        memcpy(acc, src + lo * elem, mine * elem);
+    oshm_take_i64(parts, s->idle, (int64_t)(n - 1) * hcomm_notify_units(mine * elem));
+    for (int d = 1; d < n; d++)
+        combine(acc, DIRECT_SLOT(d), mine);
+#undef DIRECT_SLOT
+    int64_t want = 0;
+    for (int d = 1; d < n; d++) {
+        int r = (me + d) % n;
+        want += hcomm_notify_units((block_lo(count, r + 1, n) - block_lo(count, r, n)) * elem);
+        send_to(s, g, r, acc, acc, mine * elem, results, "reduce");
+    }
+    oshm_take_i64(results, s->idle, want);
+}
+
+/* Whether rdbl_tokens serves a vector of COUNT x ELEM over F. */
+static bool tokens_serve(const struct oshm_pe_set *s, const struct fold *f, size_t count,
+                         size_t elem)
+{
+    return !s->calls && oshm_coll_defer() &&
+           (size_t)(f->steps + 1) * count * elem <= OSHM_NET_ACTIVE_SCRATCH;
+}
+
+static bool is_rdbl(const struct fold *f, size_t count, size_t elem)
+{
+    return count * elem <= OSHM_NET_REDUCE_RDBL_MAX || count < (size_t)f->p2;
+}
+
+bool oshm_net_allreduce_fits(const struct oshm_pe_set *s, int n, size_t count, size_t elem)
+{
+    struct oshm_net_group g = {.n = n};
+    struct fold f = fold_of(&g);
+    if (is_rdbl(&f, count, elem) && tokens_serve(s, &f, count, elem))
+        return true;
+    return s->scratch && s->scratch_bytes >= (size_t)(4 * OSHM_COLL_MAX_STEPS + 4) * elem;
 }
 
 void oshm_net_allreduce(const struct oshm_pe_set *s, const struct oshm_net_group *g,
@@ -366,20 +500,50 @@ void oshm_net_allreduce(const struct oshm_pe_set *s, const struct oshm_net_group
     size_t scratch_bytes = s->scratch_bytes / 2 / elem * elem;
     uint32_t turn = s->calls ? *s->calls : 0; /* which half the next chunk takes */
     struct fold f = fold_of(g);
-    bool rdbl = count * elem <= OSHM_NET_REDUCE_RDBL_MAX || count < (size_t)f.p2;
+    bool rdbl = is_rdbl(&f, count, elem);
+    if (rdbl && tokens_serve(s, &f, count, elem) &&
+        (!s->scratch || count > (scratch_bytes / elem - (size_t)f.steps) / (size_t)(1 + f.steps))) {
+        rdbl_tokens(s, g, &f, d, src, count, elem, combine);
+        return;
+    }
+    if (!rdbl && f.r != 0 && g->n <= OSHM_NET_DIRECT_MAX) {
+        struct direct_room room;
+        if (s->calls) /* a team's calls follow each other with no barrier: halves in turn */
+            room = (struct direct_room){.a = (char *)s->scratch + (turn % 2) * scratch_bytes,
+                                        .a_bytes = scratch_bytes};
+        else
+            room = (struct direct_room){
+                .a = s->scratch, .a_bytes = s->scratch ? s->scratch_bytes : 0,
+                .b = oshm_coll_defer() ? oshm_net_active_scratch() : NULL};
+        if (direct_fits(&room, g->n, count, elem)) {
+            allreduce_direct(s, g, d, src, count, elem, combine, &room);
+            if (s->calls)
+                *s->calls = turn + 1;
+            return;
+        }
+    }
     /* A team's calls follow each other with no barrier: they take the
      * halves of its scratch in turn; an active set's program hands over a
      * pWrk that nobody uses any more. */
     size_t whole_room = s->calls ? scratch_bytes : s->scratch_bytes;
     if (!rdbl && f.r == 0 && later_slots(&f, count) * elem <= whole_room) {
+        char *sc = (char *)s->scratch + (s->calls ? (turn % 2) * scratch_bytes : 0);
+        struct rab_slots at = {.first = NULL, .later = sc};
+        /* An active set's first step fits its pWrk (half the vector and an
+         * element), which needs no word: the later ones then go to the
+         * library's space, whose words the first step hides. */
+        size_t half = (count + 1) / 2 * elem;
+        if (!s->calls && oshm_coll_defer() && half <= s->scratch_bytes &&
+            later_slots(&f, count) * elem <= OSHM_NET_ACTIVE_SCRATCH)
+            at = (struct rab_slots){.first = s->scratch, .later = oshm_net_active_scratch(),
+                                    .later_tokens = true};
         const char *part = src;
-        if (d == src) { /* the first step receives in dest: this PE's partial elsewhere */
+        if (d == src && !at.first) { /* the first step lands in dest: this PE's partial elsewhere */
             char *own = oshm_coll_scratch(count * elem, "reduce");
             memcpy(own, src, count * elem);
             part = own;
         }
-        char *sc = (char *)s->scratch + (s->calls ? (turn % 2) * scratch_bytes : 0);
-        rabenseifner_in_dest(s, g, &f, d, part, count, elem, combine, sc);
+        rabenseifner_whole(s, g, &f, d, part, count, elem, combine, &at);
         if (s->calls)
             *s->calls = turn + 1;
         return;

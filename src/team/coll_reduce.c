@@ -213,8 +213,8 @@ static bool reduce_net(const struct oshm_pe_set *s, void *dest, const void *sour
 {
     struct oshm_set_nodes nodes;
     bool pays = oshm_set_nodes(s, &nodes);
-    if (nodes.all_mapped || !s->scratch ||
-        s->scratch_bytes < (size_t)(4 * OSHM_COLL_MAX_STEPS + 4) * elem)
+    if (nodes.all_mapped ||
+        !oshm_net_allreduce_fits(s, pays ? nodes.n_leaders : s->size, nreduce, elem))
         return false;
     if (pays) {
         oshm_hier_allreduce(s, &nodes, dest, source, nreduce, elem, combine);

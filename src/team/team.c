@@ -19,6 +19,9 @@ static struct oshm_team_words *pool;  /* OSHM_TEAM_SLOTS, symmetric */
 static char *pool_scratch;
 
 static void *slot_scratch(int slot) { return pool_scratch + (size_t)slot * OSHM_NET_TEAM_SCRATCH; }
+/* Active sets' small network reductions receive here (coll_net.c). */
+static char *active_scratch;
+void *oshm_net_active_scratch(void) { return active_scratch; }
 struct oshm_pe_set oshm_device_world;
 /* The teams the program created and has not destroyed: the last
  * shmem_finalize destroys them (threads may create teams at once). */
@@ -32,7 +35,8 @@ int oshm_teams_init(void)
         return -1;
     memset(pool, 0, sizeof *pool * OSHM_TEAM_SLOTS);
     pool_scratch = oshm_heap_alloc((size_t)OSHM_TEAM_SLOTS * OSHM_NET_TEAM_SCRATCH, 4096);
-    if (!pool_scratch)
+    active_scratch = oshm_heap_alloc(OSHM_NET_ACTIVE_SCRATCH, 4096);
+    if (!pool_scratch || !active_scratch)
         return -1;
     struct oshm_coll_deferred_words *deferred = oshm_heap_alloc(sizeof *deferred, 64);
     if (!deferred)

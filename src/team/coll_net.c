@@ -351,14 +351,14 @@ static void rabenseifner_whole(const struct oshm_pe_set *s, const struct oshm_ne
 /* Recursive doubling of a whole small vector for an active set, received
  * in the library's own symmetric space (oshm_net_active_scratch) where the
  * pWrk the specification asks for (half the vector, at least
- * SHMEM_REDUCE_MIN_WRKDATA_SIZE elements) would have split it into chunks
- * that each pay every step: 255 longs at 4 PEs were 13 chunks, 1.4 ms
- * against OSHMEM's 0.11. That space is every active set's, so a partner
- * writes it only once this PE has said it is in the call: a word to each
- * partner as the call starts, which the partner has mostly received by the
- * time it sends (it spends a step first), except step 0's, which goes to
- * the pWrk instead where that holds the vector (the specification hands it
- * over free on every PE). */
+ * SHMEM_REDUCE_MIN_WRKDATA_SIZE elements) would split it into chunks that
+ * each pay every step (255 longs at 4 PEs: 13 chunks, 1.4 ms against
+ * OSHMEM's 0.11), or was too small for the steps at all (fewer than 72
+ * elements took two barriers and a get from every PE: 550 us). A partner
+ * writes that space only once this PE has said it is in the call (a word
+ * to each partner as the call starts): so calls back to back stay right
+ * even where a program reuses one pSync and one pWrk with no barrier
+ * between, as programs do for small reductions. */
 static void rdbl_tokens(const struct oshm_pe_set *s, const struct oshm_net_group *g,
                         const struct fold *f, char *dest, const char *src, size_t count,
                         size_t elem, oshm_combine_fn combine)
@@ -367,7 +367,6 @@ static void rdbl_tokens(const struct oshm_pe_set *s, const struct oshm_net_group
     char *own = oshm_net_active_scratch();
     int64_t *fold_word = &s->sync[OSHM_SYNC_FOLD_WORD];
     char *fold_slot = own + (size_t)f->steps * bytes;
-    bool pwrk_first = s->scratch && bytes <= s->scratch_bytes;
     if (f->nr < 0) { /* hand over once the partner is in, wait for the result */
         oshm_take_i64(fold_word, s->idle, 1);
         send_to(s, g, g->me + 1, fold_slot, src, bytes, fold_word, "reduce");
@@ -376,7 +375,7 @@ static void rdbl_tokens(const struct oshm_pe_set *s, const struct oshm_net_group
     }
     if (g->me < 2 * f->r)
         send_to(s, g, g->me - 1, NULL, NULL, 0, fold_word, "reduce");
-    for (int k = pwrk_first ? 1 : 0; k < f->steps; k++)
+    for (int k = 0; k < f->steps; k++)
         send_to(s, g, rank_of(f, f->nr ^ (1 << k)), NULL, NULL, 0,
                 &s->sync[OSHM_SYNC_STEP_WORD + k], "reduce");
     if (dest != src)
@@ -387,10 +386,8 @@ static void rdbl_tokens(const struct oshm_pe_set *s, const struct oshm_net_group
     }
     for (int k = 0; k < f->steps; k++) {
         int partner = f->nr ^ (1 << k);
-        bool in_pwrk = k == 0 && pwrk_first;
-        char *slot = in_pwrk ? s->scratch : own + (size_t)k * bytes;
-        if (!in_pwrk)
-            oshm_take_i64(&s->sync[OSHM_SYNC_STEP_WORD + k], s->idle, 1);
+        char *slot = own + (size_t)k * bytes;
+        oshm_take_i64(&s->sync[OSHM_SYNC_STEP_WORD + k], s->idle, 1);
         send_to(s, g, rank_of(f, partner), slot, dest, bytes, rstep_word(s, k), "reduce");
         await(s, rstep_word(s, k), bytes);
         combine_ordered(dest, slot, count, elem, f->nr < partner, combine);
@@ -501,8 +498,7 @@ void oshm_net_allreduce(const struct oshm_pe_set *s, const struct oshm_net_group
     uint32_t turn = s->calls ? *s->calls : 0; /* which half the next chunk takes */
     struct fold f = fold_of(g);
     bool rdbl = is_rdbl(&f, count, elem);
-    if (rdbl && tokens_serve(s, &f, count, elem) &&
-        (!s->scratch || count > (scratch_bytes / elem - (size_t)f.steps) / (size_t)(1 + f.steps))) {
+    if (rdbl && tokens_serve(s, &f, count, elem)) {
         rdbl_tokens(s, g, &f, d, src, count, elem, combine);
         return;
     }

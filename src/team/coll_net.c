@@ -63,28 +63,23 @@ static void bcast_tree(const struct oshm_pe_set *s, const struct oshm_net_group 
     if (rel)
         await(s, word, bytes);
     const void *from = rel ? dest : source;
-    /* Flat (every PE the root's child) up to OSHM_NET_BCAST_FLAT_MAX PEs. */
-    int low = n <= OSHM_NET_BCAST_FLAT_MAX ? (rel ? 1 : n) : lowest_bit_above(rel, n);
-    /* Promised before any child can answer. */
+    /* Children REL + m: flat (up to OSHM_NET_BCAST_FLAT_MAX PEs) every m
+     * below n for the root, none for the others; a tree every power of two
+     * below REL's lowest set bit. The farthest first either way. */
     bool flat = n <= OSHM_NET_BCAST_FLAT_MAX;
-    if (flat)
-        children = rel ? 0 : n - 1;
-    else
-        for (int m = low >> 1; m >= 1; m >>= 1)
-            children += rel + m < n;
+    int first = flat ? (rel ? 0 : n - 1) : lowest_bit_above(rel, n) >> 1;
+    /* Promised before any child can answer. */
+    for (int m = first; m >= 1; m = flat ? m - 1 : m >> 1)
+        children += rel + m < n;
     if (ack && oshm_coll_defer())
         oshm_coll_expect(children);
-    if (flat && !rel)
-        for (int r = n - 1; r >= 1; r--)
-            send_to(s, g, (root + r) % n, dest, from, bytes, word, "broadcast");
-    else if (!flat)
-        for (int m = low >> 1; m >= 1; m >>= 1)
-            if (rel + m < n)
-                send_to(s, g, (root + rel + m) % n, dest, from, bytes, word, "broadcast");
+    for (int m = first; m >= 1; m = flat ? m - 1 : m >> 1)
+        if (rel + m < n)
+            send_to(s, g, (root + rel + m) % n, dest, from, bytes, word, "broadcast");
     if (!ack)
         return;
     if (rel) {
-        int parent = flat ? root : (root + rel - (rel & -rel)) % n;
+        int parent = (root + (flat ? 0 : rel - (rel & -rel))) % n;
         oshm_net_ack(s, g->index ? g->index[parent] : parent);
     }
     if (!oshm_coll_defer())
@@ -213,6 +208,26 @@ static void rdbl_chunk(const struct oshm_pe_set *s, const struct oshm_net_group 
     }
 }
 
+/* Rabenseifner's allgather by recursive doubling: this PE holds [LO, HI)
+ * of BASE (the same place in every PE's dest) once the halving is done,
+ * and in step k swaps with its partner of the halving's step k the rest of
+ * the range [LOS[k], HIS[k]) split there, written straight into the
+ * partner's dest (a range its owner has sent away and no longer reads). */
+static void rab_allgather(const struct oshm_pe_set *s, const struct oshm_net_group *g,
+                          const struct fold *f, char *base, size_t lo, size_t hi,
+                          const size_t *los, const size_t *his, size_t elem)
+{
+    for (int k = 0; k < f->steps; k++) {
+        int partner = f->nr ^ (1 << k);
+        size_t plo = lo == los[k] ? hi : los[k], phi = lo == los[k] ? his[k] : lo;
+        send_to(s, g, rank_of(f, partner), base + lo * elem, base + lo * elem, (hi - lo) * elem,
+                rstep_word(s, k), "reduce");
+        await(s, rstep_word(s, k), (phi - plo) * elem);
+        lo = los[k];
+        hi = his[k];
+    }
+}
+
 /* Rabenseifner over the p2 ranks on one chunk: reduce-scatter by recursive
  * halving (the partners of distance m split their common range, each
  * sending the other's half and combining the half it keeps; the slot of
@@ -246,17 +261,7 @@ static void rabenseifner_chunk(const struct oshm_pe_set *s, const struct oshm_ne
         lo = keep_lo;
         hi = keep_hi;
     }
-    for (int k = 0; k < f->steps; k++) {
-        int partner = f->nr ^ (1 << k);
-        /* This PE holds [lo, hi) of the range [los[k], his[k]) it split in
-         * step k; the partner holds the rest. */
-        size_t plo = lo == los[k] ? hi : los[k], phi = lo == los[k] ? his[k] : lo;
-        send_to(s, g, rank_of(f, partner), acc + lo * elem, acc + lo * elem, (hi - lo) * elem,
-                rstep_word(s, k), "reduce");
-        await(s, rstep_word(s, k), (phi - plo) * elem);
-        lo = los[k];
-        hi = his[k];
-    }
+    rab_allgather(s, g, f, acc, lo, hi, los, his, elem);
 }
 
 /* Receive space that rabenseifner_whole needs in the scratch: the kept
@@ -271,6 +276,13 @@ static size_t later_slots(const struct fold *f, size_t count)
     }
     return need;
 }
+
+/* Where the steps of rabenseifner_whole land at the receiver. */
+struct rab_slots {
+    char *first;       /* the first step's: NULL for the receiver's dest */
+    char *later;       /* the later steps', one after another */
+    bool later_tokens; /* later's space is shared: wait for the receiver's word */
+};
 
 /* Rabenseifner on the whole vector at once, at a power of two of PEs.
  * Where the receive space held only a few of the first step's elements, a
@@ -288,13 +300,6 @@ static size_t later_slots(const struct fold *f, size_t count)
  * writes into dest need no word: each carries data that the receiver's own
  * sends in this call went into. Each range is combined by one PE only, so
  * the order of the operands cannot make PEs disagree. */
-/* Where the steps of rabenseifner_whole land at the receiver. */
-struct rab_slots {
-    char *first;       /* the first step's: NULL for the receiver's dest */
-    char *later;       /* the later steps', one after another */
-    bool later_tokens; /* later's space is shared: wait for the receiver's word */
-};
-
 static void rabenseifner_whole(const struct oshm_pe_set *s, const struct oshm_net_group *g,
                                const struct fold *f, char *dest, const char *part, size_t count,
                                size_t elem, oshm_combine_fn combine, const struct rab_slots *at)
@@ -337,15 +342,7 @@ static void rabenseifner_whole(const struct oshm_pe_set *s, const struct oshm_ne
         lo = keep_lo;
         hi = keep_hi;
     }
-    for (int k = 0; k < f->steps; k++) {
-        int partner = f->nr ^ (1 << k);
-        size_t plo = lo == los[k] ? hi : los[k], phi = lo == los[k] ? his[k] : lo;
-        send_to(s, g, rank_of(f, partner), dest + lo * elem, dest + lo * elem, (hi - lo) * elem,
-                rstep_word(s, k), "reduce");
-        await(s, rstep_word(s, k), (phi - plo) * elem);
-        lo = los[k];
-        hi = his[k];
-    }
+    rab_allgather(s, g, f, dest, lo, hi, los, his, elem);
 }
 
 /* Recursive doubling of a whole small vector for an active set, received
@@ -416,12 +413,26 @@ struct direct_room {
 
 static size_t block_lo(size_t count, int i, int n) { return count * (size_t)i / (size_t)n; }
 
+/* Bytes of a part's slot: the largest block. */
+static size_t direct_slot(size_t count, int n, size_t elem)
+{
+    return (count + (size_t)n - 1) / (size_t)n * elem;
+}
+
 static bool direct_fits(const struct direct_room *r, int n, size_t count, size_t elem)
 {
-    size_t slot = (count + (size_t)n - 1) / (size_t)n * elem;
+    size_t slot = direct_slot(count, n, elem);
     size_t in_a = r->a ? r->a_bytes / slot : 0;
     size_t rest = (size_t)(n - 1) > in_a ? (size_t)(n - 1) - in_a : 0;
     return count >= (size_t)n && (rest == 0 || (r->b && rest * slot <= OSHM_NET_ACTIVE_SCRATCH));
+}
+
+/* The slot of the part from distance D (the owner's index less the
+ * sender's): the first IN_A in A, the rest in B. */
+static char *part_slot(const struct direct_room *room, int in_a, size_t slot, int d)
+{
+    return d - 1 < in_a ? room->a + (size_t)(d - 1) * slot
+                        : room->b + (size_t)(d - 1 - in_a) * slot;
 }
 
 static void allreduce_direct(const struct oshm_pe_set *s, const struct oshm_net_group *g,
@@ -429,15 +440,12 @@ static void allreduce_direct(const struct oshm_pe_set *s, const struct oshm_net_
                              oshm_combine_fn combine, const struct direct_room *room)
 {
     int n = g->n, me = g->me;
-    size_t slot = (count + (size_t)n - 1) / (size_t)n * elem;
+    size_t slot = direct_slot(count, n, elem);
     int in_a = room->a ? (int)(room->a_bytes / slot) : 0;
     if (in_a > n - 1)
         in_a = n - 1;
     int64_t *token = &s->sync[OSHM_SYNC_STEP_WORD]; /* fcollect's; not in use here */
     int64_t *parts = rstep_word(s, 0), *results = rstep_word(s, 1);
-    /* Slot of the part from distance D (the owner's index less the sender's). */
-#define DIRECT_SLOT(d) ((d) - 1 < in_a ? room->a + (size_t)((d) - 1) * slot \
-                                         : room->b + (size_t)((d) - 1 - in_a) * slot)
     for (int d = in_a + 1; d < n; d++)
         send_to(s, g, (me - d + n) % n, NULL, NULL, 0, token, "reduce");
     for (int d = 1; d < n; d++) {
@@ -445,7 +453,8 @@ static void allreduce_direct(const struct oshm_pe_set *s, const struct oshm_net_
             oshm_take_i64(token, s->idle, n - 1 - in_a);
         int r = (me + d) % n;
         size_t lo = block_lo(count, r, n), hi = block_lo(count, r + 1, n);
-        send_to(s, g, r, DIRECT_SLOT(d), src + lo * elem, (hi - lo) * elem, parts, "reduce");
+        send_to(s, g, r, part_slot(room, in_a, slot, d), src + lo * elem, (hi - lo) * elem, parts,
+                "reduce");
     }
     size_t lo = block_lo(count, me, n), mine = block_lo(count, me + 1, n) - lo;
     char *acc = dest + lo * elem;
@@ -453,8 +462,7 @@ static void allreduce_direct(const struct oshm_pe_set *s, const struct oshm_net_
         memcpy(acc, src + lo * elem, mine * elem);
     oshm_take_i64(parts, s->idle, (int64_t)(n - 1) * hcomm_notify_units(mine * elem));
     for (int d = 1; d < n; d++)
-        combine(acc, DIRECT_SLOT(d), mine);
-#undef DIRECT_SLOT
+        combine(acc, part_slot(room, in_a, slot, d), mine);
     int64_t want = 0;
     for (int d = 1; d < n; d++) {
         int r = (me + d) % n;
@@ -522,7 +530,8 @@ void oshm_net_allreduce(const struct oshm_pe_set *s, const struct oshm_net_group
      * halves of its scratch in turn; an active set's program hands over a
      * pWrk that nobody uses any more. */
     size_t whole_room = s->calls ? scratch_bytes : s->scratch_bytes;
-    if (!rdbl && f.r == 0 && later_slots(&f, count) * elem <= whole_room) {
+    size_t later = rdbl || f.r ? 0 : later_slots(&f, count) * elem;
+    if (!rdbl && f.r == 0 && later <= whole_room) {
         char *sc = (char *)s->scratch + (s->calls ? (turn % 2) * scratch_bytes : 0);
         struct rab_slots at = {.first = NULL, .later = sc};
         /* An active set's first step fits its pWrk (half the vector and an
@@ -530,7 +539,7 @@ void oshm_net_allreduce(const struct oshm_pe_set *s, const struct oshm_net_group
          * library's space, whose words the first step hides. */
         size_t half = (count + 1) / 2 * elem;
         if (!s->calls && oshm_coll_defer() && half <= s->scratch_bytes &&
-            later_slots(&f, count) * elem <= OSHM_NET_ACTIVE_SCRATCH)
+            later <= OSHM_NET_ACTIVE_SCRATCH)
             at = (struct rab_slots){.first = s->scratch, .later = oshm_net_active_scratch(),
                                     .later_tokens = true};
         const char *part = src;

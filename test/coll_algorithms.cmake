@@ -14,6 +14,15 @@ foreach(alg rdbl bruck ring)
       ENVIRONMENT "SHMEM_SYMMETRIC_SIZE=64M;SHMEM_COLL_FCOLLECT=${alg}")
   endforeach()
 endforeach()
+# Small reductions in groups (above 64 PEs on their own), forced at sizes
+# where the groups come out even and uneven.
+foreach(n 4 7)
+  add_test(NAME pe.coll_algorithms.reduce_grouped.np${n}
+    COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:coll_algorithms>)
+  set_tests_properties(pe.coll_algorithms.reduce_grouped.np${n} PROPERTIES
+    TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS "pe"
+    ENVIRONMENT "SHMEM_SYMMETRIC_SIZE=64M;SHMEM_COLL_REDUCE=grouped")
+endforeach()
 foreach(alg auto rdbl bruck ring)
   add_test(NAME pe.coll_algorithms.quick_${alg}.np64
     COMMAND ${OSHRUN} -np 64 $<TARGET_FILE:coll_algorithms>)

@@ -68,6 +68,7 @@
 #define OSHM_REDUCE_STAGE_BYTES OSHM_REDUCE_WHOLE_MAX_BYTES
 #define OSHM_REDUCE_STAGE_MAX_PES 8
 #define OSHM_REDUCE_PUSH_MAX_BYTES 256
+#define OSHM_REDUCE_GROUPED_MIN_PES 64 /* above: reduce_grouped */
 #define OSHM_REDUCE_BLOCK_BYTES 32768      /* peers' memory mapped: in cache */
 #define OSHM_REDUCE_GET_BLOCK_BYTES 262144 /* some peer reached by gets only */
 

@@ -72,6 +72,58 @@ static void reduce_whole(const struct oshm_pe_set *s, void *dest, const void *so
     memcpy(dest, acc, bytes);
 }
 
+/* Whether this PE reaches every PE of S by loads and stores (a check only:
+ * nothing is mapped). */
+static bool all_load_store(const struct oshm_pe_set *s)
+{
+    for (int i = 0; i < s->size; i++)
+        if (!hcomm_load_store(oshm_set_pe(s, i)))
+            return false;
+    return true;
+}
+
+/* Small, more than OSHM_REDUCE_GROUPED_MIN_PES PEs, every peer mapped: as
+ * reduce_whole, but in groups of about sqrt(n) PEs, so that a PE reads
+ * about 2 sqrt(n) peers instead of n. Each peer a PE reads is a segment it
+ * maps (an open, an mmap, a page-table page and a fault the first time;
+ * 100 us and more each on a VM), so reading every peer cost the job n^2 of
+ * them: at 512 PEs on one node 261,000 mappings, most of the time of a
+ * program that starts, reduces once and ends. Here the leader of each group
+ * (its first PE) combines its group's sources in PE order and leaves the
+ * sum in its dest; then every PE combines the leaders' sums in group order,
+ * so every PE gets the same bits. Three barriers: sources ready; the
+ * leaders' sums ready; nobody reads a source or a leader's dest any more
+ * (then every dest is written; dest may be source: only the leader reads a
+ * member's source, and a leader's own is read by itself before it writes
+ * its dest). */
+static void reduce_grouped(const struct oshm_pe_set *s, void *dest, const void *source,
+                           size_t nreduce, size_t elem, oshm_combine_fn combine)
+{
+    size_t bytes = nreduce * elem;
+    int n = s->size, g = 1;
+    while (g * g < n)
+        g++;
+    char *acc = oshm_coll_scratch(bytes, "reduce");
+    oshm_barrier_sync(s);
+    if (s->my_index % g == 0) {
+        int end = s->my_index + g < n ? s->my_index + g : n;
+        memcpy(acc, source, bytes);
+        for (int i = s->my_index + 1; i < end; i++)
+            combine(acc, mapped(s, i, source), nreduce);
+        memcpy(dest, acc, bytes);
+    }
+    oshm_barrier_sync(s);
+    for (int i = 0; i < n; i += g) {
+        const void *sum = mapped(s, i, dest);
+        if (i == 0)
+            memcpy(acc, sum, bytes);
+        else
+            combine(acc, sum, nreduce);
+    }
+    oshm_barrier_sync(s);
+    memcpy(dest, acc, bytes);
+}
+
 /* Small, every peer mapped, up to OSHM_REDUCE_STAGE_MAX_PES PEs: each PE
  * copies its source into its staging area (coll_deferred.c) and tells
  * every peer; once all have told it, it combines the staged vectors in PE
@@ -237,13 +289,18 @@ void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, si
     }
     if (reduce_net(s, dest, source, nreduce, elem, combine))
         return;
+    bool small = nreduce * elem <= OSHM_REDUCE_WHOLE_MAX_BYTES;
     bool staged = stageable(s, nreduce * elem);
-    if (staged && nreduce * elem <= OSHM_REDUCE_PUSH_MAX_BYTES &&
+    if (small &&
+        (s->size > OSHM_REDUCE_GROUPED_MIN_PES || oshm_env.coll_reduce == OSHM_REDUCE_GROUPED) &&
+        all_load_store(s))
+        reduce_grouped(s, dest, source, nreduce, elem, combine);
+    else if (staged && nreduce * elem <= OSHM_REDUCE_PUSH_MAX_BYTES &&
         hcomm.n_pes <= OSHM_REDUCE_STAGE_MAX_PES)
         reduce_pushed(s, dest, source, nreduce, elem, combine);
     else if (staged)
         reduce_staged(s, dest, source, nreduce, elem, combine);
-    else if (nreduce * elem <= OSHM_REDUCE_WHOLE_MAX_BYTES || nreduce < (size_t)s->size)
+    else if (small || nreduce < (size_t)s->size)
         reduce_whole(s, dest, source, nreduce, elem, combine);
     else
         reduce_scatter_allgather(s, dest, source, nreduce, elem, combine);

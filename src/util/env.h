@@ -28,6 +28,12 @@ enum oshm_coll_fcollect_choice {
     OSHM_FCOLLECT_RING,   /* each PE passes blocks on to the next, n - 1 steps */
 };
 
+/* SHMEM_COLL_REDUCE (the order of its choices). */
+enum oshm_coll_reduce_choice {
+    OSHM_REDUCE_AUTO,
+    OSHM_REDUCE_GROUPED, /* small vectors in groups of about sqrt(n) PEs */
+};
+
 enum oshm_env_type {
     OSHM_ENV_TYPE_FLAG,
     OSHM_ENV_TYPE_BOOL,

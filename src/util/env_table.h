@@ -54,6 +54,10 @@
     X(SHMEM_COLL_FCOLLECT, coll_fcollect, CHOICE, USER, "auto", "auto|direct|rdbl|bruck|ring", \
       "", "team", "fcollect algorithm; auto: direct puts where every peer is mapped, else up "  \
       "to 1 MiB in all recursive doubling (power-of-two PEs) or Bruck, above it a ring")        \
+    X(SHMEM_COLL_REDUCE, coll_reduce, CHOICE, USER, "auto", "auto|grouped", "", "team",        \
+      "reductions of up to 2 KiB where every peer is mapped; auto: above 64 PEs in groups of "   \
+      "about sqrt(PEs), so that a PE reads some 2 sqrt(PEs) peers, not all; grouped: so at any " \
+      "PE count")                                                                               \
     X(SHMEM_PROGRESS_THREAD, progress_thread, BOOL, USER, "1", "", "", "hcomm",                 \
       "while this PE computes, a thread serves other PEs' operations on it and sees its own "   \
       "posted ones through (UCX or libfabric in use; docs/progress.md)")                        \

@@ -305,8 +305,9 @@ static void run_alternating(const struct set *s)
 {
     int idx = set_index(s);
     long *sr = (long *)src, *d = (long *)dst;
-    long *da = d, *db = d + 64;
-    memset(dst, 0, 128 * sizeof(long));
+    size_t span = s->size > 64 ? (size_t)s->size : 64; /* a result of every PE */
+    long *da = d, *db = d + span;
+    memset(dst, 0, 2 * span * sizeof(long));
     shmem_barrier_all();
     if (idx >= 0) {
         for (int round = 0; round < 40; round++) {

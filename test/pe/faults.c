@@ -119,15 +119,29 @@ int main(int argc, char **argv)
         shmem_barrier_all();
         for (int i = 0; i < n; i++)
             CHECK(slot[i] == i + 1, "slot %d holds %ld", i, slot[i]);
-        static long fds, most;
+        /* And a get from every PE; a peer reached once or twice need not
+         * be mapped (counted: the mappings of the PE, on average over PEs,
+         * must not grow with the job either). */
+        long got = 0;
+        for (int i = 1; i <= n; i++)
+            got += shmem_long_g(&slot[(me + i) % n], (me + i) % n);
+        CHECK(got == (long)n * (n + 1) / 2, "gets summed to %ld", got);
+        static long fds, most, maps, all_maps;
         DIR *d = opendir("/proc/self/fd");
         CHECK(d != NULL, "cannot list /proc/self/fd");
         for (struct dirent *e; (e = readdir(d));)
             fds += e->d_name[0] != '.';
         closedir(d);
+        FILE *m = fopen("/proc/self/maps", "r");
+        CHECK(m != NULL, "cannot read /proc/self/maps");
+        for (int c; (c = fgetc(m)) != EOF;)
+            maps += c == '\n';
+        fclose(m);
         shmem_long_max_reduce(SHMEM_TEAM_WORLD, &most, &fds, 1);
+        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &all_maps, &maps, 1);
         if (me == 0)
-            printf("everyone ok: %d PEs, at most %ld open files a PE\n", n, most);
+            printf("everyone ok: %d PEs, at most %ld open files a PE, %ld mappings a PE on average\n",
+                   n, most, all_maps / n);
         shmem_free(slot);
     } else if (!strcmp(mode, "hold")) {
         /* Runs until the file argv[2] exists (60 s at most), then checks

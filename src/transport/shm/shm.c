@@ -5,16 +5,31 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "ipc/ipc.h"
 #include "util/copy.h"
 #include "util/log.h"
 
-/* What a peer needs to map this PE's segments. */
+/* What a peer needs to map this PE's segments, or to reach them before it
+ * maps them: where they lie in the owner's address space. */
 struct shm_card {
     struct ipc_key key[BACKEND_MAX_SEGS];
+    uint64_t owner_base[BACKEND_MAX_SEGS];
     uint32_t nsegs;
 };
+
+/* A put or get to a peer's segment not yet mapped goes through the kernel
+ * (cross-memory attach: process_vm_writev/readv, one copy), up to this many
+ * times a segment; then the segment is mapped. Mapping costs an open, an
+ * mmap, a page-table page and a fault on first touch (100-150 us a peer on
+ * the VMs measured, 3 us for a copy through the kernel), and every mapped
+ * peer page counts in this PE's RSS: a program that puts once to every PE
+ * of a node of N (start-up exchanges, a ring's neighbour) would otherwise
+ * pay N of them in every PE, N^2 on the node. Like renting before buying:
+ * a peer used more often than this pays the mapping once and then stores
+ * directly. AMOs, signals and shmem_ptr map at once. */
+#define SHM_KERNEL_COPIES 16
 
 /* Where a peer's segments are mapped here (this PE's own: where they are).
  * A peer's segment is mapped when first touched: most programs reach most
@@ -23,6 +38,8 @@ struct shm_card {
 struct backend_peer {
     _Atomic(char *) base[BACKEND_MAX_SEGS];
     struct ipc_key key[BACKEND_MAX_SEGS]; /* to map from; id 0: no such segment */
+    uint64_t owner_base[BACKEND_MAX_SEGS];
+    _Atomic uint32_t kernel_copies[BACKEND_MAX_SEGS]; /* left before mapping */
     int pe;
     bool mapped; /* another PE's: unmapped at disconnect */
 };
@@ -62,10 +79,55 @@ static inline char *at(struct backend_peer *p, int seg, size_t off)
     return b + off;
 }
 
+/* Cleared when the kernel refuses a copy for a reason that holds for every
+ * peer (a seccomp filter, Yama): mapping is then the only way. */
+static _Atomic bool kernel_copy_allowed = true;
+
+/* LEN bytes between LOCAL and offset OFF of P's unmapped segment SEG, through
+ * the kernel (WRITE: to the peer); false when not done that way (used up,
+ * not host memory, refused, or beyond what the owner has mapped: the caller
+ * maps, and a bad offset fails there as it would have). Complete on
+ * return, like a store. */
+static __attribute__((noinline, cold)) bool kernel_copy(struct backend_peer *p, int seg, size_t off,
+                                                        void *local, size_t len, bool write)
+{
+    if (!atomic_load_explicit(&kernel_copy_allowed, memory_order_relaxed) || !p->owner_base[seg] ||
+        p->key[seg].kind != VMM_KIND_HOST ||
+        atomic_load_explicit(&p->kernel_copies[seg], memory_order_relaxed) == 0)
+        return false;
+    atomic_fetch_sub_explicit(&p->kernel_copies[seg], 1, memory_order_relaxed);
+    size_t done = 0;
+    while (done < len) {
+        struct iovec mine = {.iov_base = (char *)local + done, .iov_len = len - done};
+        struct iovec theirs = {.iov_base = (void *)(uintptr_t)(p->owner_base[seg] + off + done),
+                               .iov_len = len - done};
+        pid_t pid = (pid_t)p->key[seg].owner_pid;
+        ssize_t n = write ? process_vm_writev(pid, &mine, 1, &theirs, 1, 0)
+                          : process_vm_readv(pid, &mine, 1, &theirs, 1, 0);
+        if (n <= 0) {
+            if (n < 0 && (errno == EPERM || errno == ENOSYS || errno == EACCES))
+                atomic_store_explicit(&kernel_copy_allowed, false, memory_order_relaxed);
+            /* A partial copy is redone whole through the mapping: same
+             * bytes, and the mapping is what fails if any can. */
+            atomic_store_explicit(&p->kernel_copies[seg], 0, memory_order_relaxed);
+            return false;
+        }
+        done += (size_t)n;
+    }
+    return true;
+}
+
+static inline bool unmapped(struct backend_peer *p, int seg)
+{
+    return __builtin_expect(!atomic_load_explicit(&p->base[seg], memory_order_acquire), 0);
+}
+
 static void shm_put(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
                     const void *src, size_t len, bool nbi)
 {
     (void)ch, (void)nbi;
+    if (unmapped(p, seg) && kernel_copy(p, seg, off, (void *)src, len, true))
+        return;
     oshm_copy(at(p, seg, off), src, len);
 }
 
@@ -73,6 +135,8 @@ static void shm_get(struct backend_chan *ch, struct backend_peer *p, int seg, si
                     void *dst, size_t len, bool nbi)
 {
     (void)ch, (void)nbi;
+    if (unmapped(p, seg) && kernel_copy(p, seg, off, dst, len, false))
+        return;
     oshm_copy(dst, at(p, seg, off), len);
 }
 
@@ -217,6 +281,7 @@ static int shm_card(const pid_t *pids, int npids, void **blob, size_t *len)
             return -1;
         /* Peers map the whole range; the owner's memory may grow into it. */
         shm.published.key[s].size = shm.seg[s].size;
+        shm.published.owner_base[s] = (uint64_t)shm.seg[s].base;
         shm.published.nsegs = (uint32_t)s + 1;
     }
     *blob = malloc(sizeof shm.published);
@@ -246,8 +311,11 @@ static int shm_connect(int pe, const void *blob, size_t len, struct backend_peer
     if (c.nsegs > BACKEND_MAX_SEGS)
         return -1;
     p->mapped = true;
-    for (uint32_t s = 0; s < c.nsegs; s++)
+    for (uint32_t s = 0; s < c.nsegs; s++) {
         p->key[s] = c.key[s];
+        p->owner_base[s] = c.owner_base[s];
+        atomic_init(&p->kernel_copies[s], SHM_KERNEL_COPIES);
+    }
     return 0;
 }
 

@@ -84,7 +84,7 @@ grep -q "stranger refused" "$out" || { failures=$((failures + 1)); echo "FAIL TC
 expect "bad SHMEM_TRANSPORT is a clear error" nonzero 'SHMEM_TRANSPORT="rdma" is not one of the choices; accepted: auto, shm, ucx or ofi' 5 \
     -- env SHMEM_TRANSPORT=rdma "$OSHRUN" -np 2 "$RING"
 expect "SHMEM_TRANSPORT=shm across nodes is a clear error" nonzero \
-    "SHMEM_TRANSPORT=shm, but PE [01] runs on node .* shared memory reaches only PEs of one node" 5 \
+    "SHMEM_TRANSPORT=shm, but PE [01] runs on another node .* shared memory reaches only PEs of one node" 5 \
     -- env SHMEM_TRANSPORT=shm SHMEM_NODE_ID=%p "$OSHRUN" -np 2 "$RING"
 expect "more PEs than host slots is a usage error" 2 "3 PEs do not fit in the 2 slots" 2 \
     -- "$OSHRUN" -np 3 --host localhost:2 "$RING"

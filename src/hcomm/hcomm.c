@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sodium.h>
 #include <unistd.h>
 
 #include "util/env.h"
@@ -22,15 +23,33 @@
 struct hcomm_domain hcomm;
 struct fabric_exchange hcomm_exchange;
 
-/* What every PE tells every other at start-up. */
+/* What every PE tells every other at start-up: every PE receives the cards
+ * of all, so a byte here is n bytes in every PE (and n^2 through the
+ * launcher). The names go as digests (BLAKE2b, 16 bytes: equal digests mean
+ * equal names), which cut the card from 392 to 168 bytes. */
+#define PE_NAME_DIGEST 16
 struct pe_card {
     int32_t pid;
     int32_t default_mode; /* enum hcomm_chan_mode of its default channel */
     cpu_set_t cpus; /* the cores this PE may run on (sched_getaffinity) */
-    char host[96];  /* host name and boot id: equal means same kernel, same cores */
-    char node[160]; /* host, network namespace and SHMEM_NODE_ID: equal means
-                       that the PEs can map each other's memory */
+    /* Of the host name and boot id: equal means same kernel, same cores. */
+    unsigned char host[PE_NAME_DIGEST];
+    /* Of host, network namespace and SHMEM_NODE_ID: equal means that the
+     * PEs can map each other's memory. */
+    unsigned char node[PE_NAME_DIGEST];
 };
+
+/* This PE's node name, for messages (the cards carry only digests). */
+static char my_node_name[160];
+
+static void name_digest(unsigned char out[PE_NAME_DIGEST], const char *name)
+{
+    /* Picks the fastest implementation, once; the portable one (the same
+     * digest) serves where it fails. */
+    int ready = sodium_init();
+    (void)ready;
+    crypto_generichash(out, PE_NAME_DIGEST, (const unsigned char *)name, strlen(name), NULL, 0);
+}
 
 void hcomm_register_seg(int seg, uintptr_t base, size_t size, size_t committed,
                         const struct vmm_handle *mem)
@@ -90,15 +109,15 @@ struct by_name {
     size_t field;
 };
 
-static const char *name_of(const struct by_name *k, int p)
+static const unsigned char *name_of(const struct by_name *k, int p)
 {
-    return (const char *)&k->cards[p] + k->field;
+    return (const unsigned char *)&k->cards[p] + k->field;
 }
 
 static int by_name(const void *a, const void *b, void *key)
 {
     int p = *(const int *)a, q = *(const int *)b;
-    int c = strcmp(name_of(key, p), name_of(key, q));
+    int c = memcmp(name_of(key, p), name_of(key, q), PE_NAME_DIGEST);
     return c ? c : (p > q) - (p < q);
 }
 
@@ -112,7 +131,7 @@ static void sort_by(const struct by_name *k, int n, int *order)
 
 static bool same_name(const struct by_name *k, int p, int q)
 {
-    return strcmp(name_of(k, p), name_of(k, q)) == 0;
+    return memcmp(name_of(k, p), name_of(k, q), PE_NAME_DIGEST) == 0;
 }
 
 /* Numbers the nodes in order of their first PE and decides whether any
@@ -301,16 +320,16 @@ static int connect_peer(int b, struct hcomm_ep *ep)
 /* Opens the backends this job needs: the local one always (this PE's own
  * memory, same-node peers), a network one when the job spans nodes or
  * SHMEM_TRANSPORT asks for it. */
-static int open_backends(const struct hcomm_config *cfg, int nodes, const struct pe_card *cards)
+static int open_backends(const struct hcomm_config *cfg, int nodes)
 {
     enum oshm_transport_choice choice = oshm_env.transport;
     if (nodes > 1 && choice == OSHM_TRANSPORT_SHM) {
         int other = 0;
         while (hcomm.node_of[other] == hcomm.my_node)
             other++;
-        oshm_warn("SHMEM_TRANSPORT=shm, but PE %d runs on node %s and this PE on %s; "
-                  "shared memory reaches only PEs of one node", other, cards[other].node,
-                  cards[hcomm.my_pe].node);
+        oshm_warn("SHMEM_TRANSPORT=shm, but PE %d runs on another node than this PE (%s: "
+                  "host/boot id/network namespace/SHMEM_NODE_ID); shared memory reaches only "
+                  "PEs of one node", other, my_node_name);
         return -1;
     }
     if (open_backend(local_backend(cfg), cfg) != 0)
@@ -371,8 +390,11 @@ int hcomm_init(const struct hcomm_config *cfg)
         CPU_ZERO(&mine.cpus);
         CPU_SET(0, &mine.cpus);
     }
-    host_name(mine.host, sizeof mine.host);
-    node_name(mine.host, me, mine.node, sizeof mine.node);
+    char host[96];
+    host_name(host, sizeof host);
+    node_name(host, me, my_node_name, sizeof my_node_name);
+    name_digest(mine.host, host);
+    name_digest(mine.node, my_node_name);
     struct pe_card *cards = calloc((size_t)n, sizeof *cards);
     hcomm.node_of = calloc((size_t)n, sizeof *hcomm.node_of);
     hcomm.pid_of = calloc((size_t)n, sizeof *hcomm.pid_of);
@@ -391,7 +413,7 @@ int hcomm_init(const struct hcomm_config *cfg)
     hcomm.shared_somewhere = false;
     for (int p = 0; p < n; p++)
         hcomm.shared_somewhere |= cards[p].default_mode == HCOMM_CHAN_SHARED;
-    if (open_backends(cfg, nodes, cards) != 0)
+    if (open_backends(cfg, nodes) != 0)
         goto out;
 
     for (int p = 0; !network_only() && p < n; p++)

@@ -127,6 +127,9 @@ bool oshm_coll_defer(void);
  * words: they may defer, S has at most OSHM_REDUCE_STAGE_MAX_PES PEs and
  * this PE maps every one. */
 bool oshm_coll_stageable(const struct oshm_pe_set *s);
+/* Whether this PE reaches every PE of S by loads and stores (a check only:
+ * nothing is mapped). */
+bool oshm_coll_all_load_store(const struct oshm_pe_set *s);
 /* ACKS more acknowledgements will come to this PE's ack word. */
 void oshm_coll_expect(int64_t acks);
 int64_t *oshm_coll_ack_word(void);

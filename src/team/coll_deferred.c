@@ -52,8 +52,11 @@ bool oshm_coll_defer(void) { return defer; }
 
 bool oshm_coll_stageable(const struct oshm_pe_set *s)
 {
-    if (s->size > OSHM_REDUCE_STAGE_MAX_PES || !defer)
-        return false;
+    return s->size <= OSHM_REDUCE_STAGE_MAX_PES && defer && oshm_coll_all_load_store(s);
+}
+
+bool oshm_coll_all_load_store(const struct oshm_pe_set *s)
+{
     for (int i = 0; i < s->size; i++)
         if (!hcomm_load_store(oshm_set_pe(s, i)))
             return false;

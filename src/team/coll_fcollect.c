@@ -11,15 +11,6 @@
  * to a neighbour) beats recursive doubling's long-distance halves. */
 #define RDBL_MAX_TOTAL_BYTES (1u << 20)
 
-/* Whether every peer of the set is mapped, so that a put is a plain store. */
-static bool all_mapped(const struct oshm_pe_set *s)
-{
-    for (int k = 0; k < s->size; k++)
-        if (!hcomm_load_store(oshm_set_pe(s, k)))
-            return false;
-    return true;
-}
-
 /* Where a set's PEs are mapped, each PE writing its block to every PE costs
  * n - 1 stores and no extra wait, which beats any multi-step algorithm; over
  * a network, messages cost more than bytes, and recursive doubling sends
@@ -29,7 +20,7 @@ enum oshm_coll_fcollect_choice oshm_fcollect_algorithm(const struct oshm_pe_set 
     int want = oshm_env.coll_fcollect;
     if (want == OSHM_FCOLLECT_DIRECT || s->size == 1)
         return OSHM_FCOLLECT_DIRECT;
-    if (want == OSHM_FCOLLECT_AUTO && all_mapped(s))
+    if (want == OSHM_FCOLLECT_AUTO && oshm_coll_all_load_store(s))
         return OSHM_FCOLLECT_DIRECT;
     if (want == OSHM_FCOLLECT_RING ||
         (want == OSHM_FCOLLECT_AUTO && bytes * (size_t)s->size > RDBL_MAX_TOTAL_BYTES))

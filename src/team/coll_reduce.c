@@ -72,16 +72,6 @@ static void reduce_whole(const struct oshm_pe_set *s, void *dest, const void *so
     memcpy(dest, acc, bytes);
 }
 
-/* Whether this PE reaches every PE of S by loads and stores (a check only:
- * nothing is mapped). */
-static bool all_load_store(const struct oshm_pe_set *s)
-{
-    for (int i = 0; i < s->size; i++)
-        if (!hcomm_load_store(oshm_set_pe(s, i)))
-            return false;
-    return true;
-}
-
 /* Small, more than OSHM_REDUCE_GROUPED_MIN_PES PEs, every peer mapped: as
  * reduce_whole, but in groups of about sqrt(n) PEs, so that a PE reads
  * about 2 sqrt(n) peers instead of n. Each peer a PE reads is a segment it
@@ -293,7 +283,7 @@ void oshm_reduce(const struct oshm_pe_set *s, void *dest, const void *source, si
     bool staged = stageable(s, nreduce * elem);
     if (small &&
         (s->size > OSHM_REDUCE_GROUPED_MIN_PES || oshm_env.coll_reduce == OSHM_REDUCE_GROUPED) &&
-        all_load_store(s))
+        oshm_coll_all_load_store(s))
         reduce_grouped(s, dest, source, nreduce, elem, combine);
     else if (staged && nreduce * elem <= OSHM_REDUCE_PUSH_MAX_BYTES &&
         hcomm.n_pes <= OSHM_REDUCE_STAGE_MAX_PES)

@@ -164,22 +164,25 @@ fi
 # with the job, and a PE limited to 64 runs in a job of many more. Nor do
 # its mappings: a peer reached by one put and one get is not mapped
 # (src/transport/shm: copied through the kernel), and reductions over many
-# PEs read some 2 sqrt(n) peers, not all.
-# everyone N [WRAP...]: "FILES MAPPINGS" (most files a PE, mappings a PE on
-# average), or empty on failure
+# PEs read some 2 sqrt(n) peers, not all; nor does one PE map every peer
+# to release the others from a barrier (a tree of at most 64 children a
+# PE, src/team/barrier.c): the most mappings of any PE grows by at most
+# those 64 and some 4 sqrt(n).
+# everyone N [WRAP...]: "FILES MAPPINGS MOST" (most files a PE, mappings a
+# PE on average, most mappings of a PE), or empty on failure
 everyone() {
     local n=$1
     shift
     timeout 120 "$OSHRUN" -np "$n" "$@" "$FAULTS" everyone >"$T/out" 2>"$T/err" &&
-        sed -n "s/^everyone ok: $n PEs, at most \([0-9]*\) open files a PE, \([0-9]*\) mappings a PE on average$/\1 \2/p" "$T/out"
+        sed -n "s/^everyone ok: $n PEs, at most \([0-9]*\) open files a PE, \([0-9]*\) mappings a PE on average, \([0-9]*\) at most$/\1 \2 \3/p" "$T/out"
 }
 base=$(everyone 8)
 n=${OSHM_TEST_SCALE_NPES:-160}
 start=$SECONDS
 many=$(everyone "$n" sh -c 'ulimit -n 64 && exec "$0" "$@"')
 took=$((SECONDS - start))
-read -r base_fds base_maps <<<"${base:-}" || true
-read -r many_fds many_maps <<<"${many:-}" || true
+read -r base_fds base_maps base_most <<<"${base:-}" || true
+read -r many_fds many_maps many_most <<<"${many:-}" || true
 if [ -n "$base_fds" ] && [ -n "$many_fds" ] && [ "$many_fds" -le $((base_fds + 2)) ]; then
     pass "open files a PE after a put to every PE: $base_fds at 8 PEs, $many_fds at $n PEs limited to 64 each (${took}s)"
 else
@@ -189,6 +192,12 @@ if [ -n "$base_maps" ] && [ -n "$many_maps" ] && [ "$many_maps" -le $((base_maps
     pass "mappings a PE after a put and a get to every PE: $base_maps at 8 PEs, $many_maps at $n PEs"
 else
     fail "mappings a PE: '${base_maps}' at 8 PEs, '${many_maps}' at $n PEs (a peer touched once mapped?)" "$T/out" "$T/err"
+fi
+most_limit=$(awk -v b="${base_most:-0}" -v n="$n" 'BEGIN { printf "%d", b + 64 + 4 * sqrt(n) }')
+if [ -n "$base_most" ] && [ -n "$many_most" ] && [ "$many_most" -le "$most_limit" ]; then
+    pass "most mappings of one PE: $base_most at 8 PEs, $many_most at $n PEs (at most $most_limit)"
+else
+    fail "most mappings of one PE: '${base_most}' at 8 PEs, '${many_most}' at $n PEs, more than $most_limit (one PE mapped every peer?)" "$T/out" "$T/err"
 fi
 
 # No PE left behind, no shared-memory file left behind.

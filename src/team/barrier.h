@@ -6,7 +6,8 @@
  *
  * When PEs outnumber cores, a central barrier is used instead: one atomic
  * add per PE on the first PE's arrival word, and one wait per PE for the
- * last arrival's signal. Every wait may cost a PE a trip through the
+ * last arrival's signal (beyond OSHM_BARRIER_FLAT_RELEASE + 1 PEs, for its
+ * parent's in a tree of releases from the first PE). Every wait may cost a PE a trip through the
  * scheduler, and this has one wait per PE instead of log2(n) (measured on
  * 2 cores: 8.9 against 14 us at 4 PEs, 32 against 84 us at 8 PEs).
  *
@@ -22,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The most PEs one PE releases from a central barrier (barrier.c). */
+#define OSHM_BARRIER_FLAT_RELEASE 64
 /* Rounds of a dissemination barrier: sets of up to 2^20 PEs. */
 #define OSHM_BARRIER_MAX_ROUNDS 20
 /* Steps of recursive doubling, halving and Bruck (sets up to 2^17 PEs;

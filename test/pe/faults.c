@@ -126,7 +126,7 @@ int main(int argc, char **argv)
         for (int i = 1; i <= n; i++)
             got += shmem_long_g(&slot[(me + i) % n], (me + i) % n);
         CHECK(got == (long)n * (n + 1) / 2, "gets summed to %ld", got);
-        static long fds, most, maps, all_maps;
+        static long fds, most, maps, all_maps, most_maps;
         DIR *d = opendir("/proc/self/fd");
         CHECK(d != NULL, "cannot list /proc/self/fd");
         for (struct dirent *e; (e = readdir(d));)
@@ -139,9 +139,11 @@ int main(int argc, char **argv)
         fclose(m);
         shmem_long_max_reduce(SHMEM_TEAM_WORLD, &most, &fds, 1);
         shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &all_maps, &maps, 1);
+        shmem_long_max_reduce(SHMEM_TEAM_WORLD, &most_maps, &maps, 1);
         if (me == 0)
-            printf("everyone ok: %d PEs, at most %ld open files a PE, %ld mappings a PE on average\n",
-                   n, most, all_maps / n);
+            printf("everyone ok: %d PEs, at most %ld open files a PE, %ld mappings a PE on "
+                   "average, %ld at most\n",
+                   n, most, all_maps / n, most_maps);
         shmem_free(slot);
     } else if (!strcmp(mode, "hold")) {
         /* Runs until the file argv[2] exists (60 s at most), then checks

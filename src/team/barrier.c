@@ -55,10 +55,10 @@ static void barrier_central(const struct oshm_pe_set *set)
     int64_t *release = &set->sync[OSHM_SYNC_RELEASE_WORD];
     int root = oshm_set_pe(set, 0), n = set->size, me = set->my_index;
     if (n > OSHM_BARRIER_FLAT_RELEASE + 1) {
-        if (me == 0)
+        if (me == 0) {
             oshm_take_i64(arrive, set->idle, n - 1);
-        else {
-            hcomm_amo(CH, arrive, sizeof *arrive, HCOMM_AMO_ADD, 1, 0, root, "barrier");
+        } else {
+            post(arrive, root);
             oshm_take_i64(release, set->idle, 1);
         }
         long first = (long)me * OSHM_BARRIER_FLAT_RELEASE + 1;

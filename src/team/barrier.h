@@ -7,9 +7,10 @@
  * When PEs outnumber cores, a central barrier is used instead: one atomic
  * add per PE on the first PE's arrival word, and one wait per PE for the
  * last arrival's signal (beyond OSHM_BARRIER_FLAT_RELEASE + 1 PEs, for its
- * parent's in a tree of releases from the first PE). Every wait may cost a PE a trip through the
- * scheduler, and this has one wait per PE instead of log2(n) (measured on
- * 2 cores: 8.9 against 14 us at 4 PEs, 32 against 84 us at 8 PEs).
+ * parent's in a tree of releases from the first PE). Every wait may cost a
+ * PE a trip through the scheduler, and this has one wait per PE instead of
+ * log2(n) (measured on 2 cores: 8.9 against 14 us at 4 PEs, 32 against 84
+ * us at 8 PEs).
  *
  * The words are counters: a signal adds one, the waiter takes one away when
  * it sees it. A word is therefore back at its idle value after every

@@ -15,6 +15,7 @@
  * stops sending them, and what each PE was doing when a job runs too long.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -24,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 
 #include "boot/boot.h"
@@ -98,36 +101,87 @@ static int send_msg(uint32_t type, const void *payload, size_t len)
     return rc;
 }
 
-/* A message from the server, verified: its payload (malloc'd, LEN bytes
- * and a NUL) or NULL with *WHY saying what went wrong. */
-static char *recv_msg(uint32_t type, size_t *len, const char **why)
+/* A message from the server of type TYPE or ALT, verified: its payload
+ * (malloc'd, LEN bytes and a NUL) and its type in *GOT, or NULL with *WHY
+ * saying what went wrong. A descriptor passed with it goes to *PASSED
+ * when PASSED is not NULL (-1: none), else is closed. */
+static char *recv_msg_ex(uint32_t type, uint32_t alt, uint32_t *got, int *passed, size_t *len,
+                         const char **why)
 {
     struct boot_wire_hdr h;
     unsigned char tag[BOOT_WIRE_MAC_LEN], digest[BOOT_WIRE_MAC_LEN], want[BOOT_WIRE_MAC_LEN];
+    int fd = -1;
+    char *p = NULL;
     *why = "lost the connection to";
-    if (boot_wire_read_all(launcher_fd, &h, sizeof h) != 0)
-        return NULL;
+    if (boot_wire_read_all_fd(launcher_fd, &h, sizeof h, &fd) != 0)
+        goto fail;
     *why = "got a malformed bootstrap message from";
-    if (h.type != type || h.len > BOOT_WIRE_MAX_PAYLOAD * (size_t)(oshm_boot.size + 1))
-        return NULL;
-    char *p = malloc(h.len + 1);
+    if ((h.type != type && h.type != alt) ||
+        h.len > BOOT_WIRE_MAX_PAYLOAD * (size_t)(oshm_boot.size + 1))
+        goto fail;
+    p = malloc(h.len + 1);
     *why = "lost the connection to";
     if (!p || boot_wire_read_all(launcher_fd, p, h.len) != 0 ||
-        boot_wire_read_all(launcher_fd, tag, sizeof tag) != 0) {
-        free(p);
-        return NULL;
-    }
+        boot_wire_read_all(launcher_fd, tag, sizeof tag) != 0)
+        goto fail;
     p[h.len] = '\0';
     boot_auth_digest(p, h.len, digest);
     boot_auth_tag(keys.down, keys.down_seq++, &h, digest, want);
     if (!boot_auth_equal(want, tag, sizeof want)) {
         *why = "got a bootstrap message that does not verify (forged, or damaged on the way) "
                "from";
-        free(p);
-        return NULL;
+        goto fail;
     }
     *len = h.len;
+    *got = h.type;
+    if (passed)
+        *passed = fd;
+    else if (fd >= 0)
+        close(fd);
     return p;
+fail:
+    free(p);
+    if (fd >= 0)
+        close(fd);
+    return NULL;
+}
+
+static char *recv_msg(uint32_t type, size_t *len, const char **why)
+{
+    uint32_t got;
+    return recv_msg_ex(type, type, &got, NULL, len, why);
+}
+
+/* An ALLGATHER_SHARED's data (boot_wire.h): the sealed memfd FD holding
+ * the LEN (8) bytes of PAYLOAD's length, mapped read-only into the store.
+ * 0, or -1 when it is not what it says (FD is closed either way). */
+static int adopt_shared(int fd, const char *payload, size_t len)
+{
+    const unsigned need = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
+    uint64_t dlen;
+    struct stat st;
+    void *base = MAP_FAILED;
+    if (fd < 0 || len != sizeof dlen)
+        goto bad;
+    memcpy(&dlen, payload, sizeof dlen);
+    int seals = fcntl(fd, F_GET_SEALS);
+    if (dlen == 0 || dlen > BOOT_WIRE_MAX_PAYLOAD * (uint64_t)(oshm_boot.size + 1) ||
+        fstat(fd, &st) != 0 || (uint64_t)st.st_size != dlen || seals < 0 ||
+        ((unsigned)seals & need) != need)
+        goto bad;
+    base = mmap(NULL, dlen, PROT_READ, MAP_SHARED, fd, 0);
+    if (base == MAP_FAILED ||
+        oshm_kv_adopt(&store, oshm_boot.size, base, dlen, dlen) != 0)
+        goto bad;
+    close(fd);
+    return 0;
+bad:
+    if (base != MAP_FAILED)
+        munmap(base, dlen);
+    if (fd >= 0)
+        close(fd);
+    fprintf(stderr, "shmem[PE %d]: malformed bootstrap data from %s\n", oshm_boot.rank, peer_name);
+    return -1;
 }
 
 /* The challenge, the HELLO, the welcome. 0, or -1 after saying why. */
@@ -268,11 +322,21 @@ static int launcher_fence(void)
         goto lost;
     const char *why;
     size_t total;
-    char *all = recv_msg(BOOT_WIRE_ALLGATHER, &total, &why);
+    uint32_t got;
+    int shared = -1;
+    char *all = recv_msg_ex(BOOT_WIRE_ALLGATHER, BOOT_WIRE_ALLGATHER_SHARED, &got, &shared, &total,
+                            &why);
     if (!all) {
         fprintf(stderr, "shmem[PE %d]: %s %s\n", oshm_boot.rank, why, peer_name);
         return -1;
     }
+    if (got == BOOT_WIRE_ALLGATHER_SHARED) {
+        int rc = adopt_shared(shared, all, total);
+        free(all);
+        return rc;
+    }
+    if (shared >= 0)
+        close(shared);
     size_t pos = 0;
     for (int r = 0; r < oshm_boot.size; r++) {
         uint64_t len;

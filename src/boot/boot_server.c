@@ -2,11 +2,13 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -26,11 +28,16 @@
 #define KEEPALIVE_COUNT 3
 
 /* One exchange's reply, shared by every connection until each has been
- * sent it. */
+ * sent it: the data itself to members over tcp, and to members on this
+ * host (unix sockets) a sealed memfd holding it (boot_wire.h,
+ * ALLGATHER_SHARED), made once for all of them. */
 struct reply {
     size_t refs;
     size_t len;
     unsigned char digest[BOOT_WIRE_MAC_LEN];
+    int shared_fd; /* -1: every member gets the data inline */
+    uint64_t shared_len;
+    unsigned char shared_digest[BOOT_WIRE_MAC_LEN];
     char data[];
 };
 
@@ -40,6 +47,7 @@ struct conn {
     long deadline;  /* a stranger's, in boot_server_now_ms() time */
     bool dead;      /* to be closed at the end of this round */
     bool finalized; /* it sent FINALIZE: its rank may start a new life */
+    bool local;     /* a unix socket: can be passed a descriptor */
     char who[96];   /* the peer, for the log */
     struct boot_auth_hello hello;
     struct boot_auth_session keys;
@@ -52,9 +60,12 @@ struct conn {
     char *gather;
     size_t gather_len;
     bool gathered;
-    /* the reply being sent: header, shared data, tag */
+    /* the reply being sent: header, shared data (OUT's, or its memfd's
+     * length with the memfd while OUT_FD), tag */
     struct boot_wire_hdr out_hdr;
     struct reply *out;
+    const char *out_data;
+    bool out_fd;
     unsigned char out_tag[BOOT_WIRE_MAC_LEN];
     size_t sent;
     /* liveness */
@@ -115,10 +126,17 @@ void boot_server_quote(const char *text, size_t len, char *out, size_t size)
 
 /* ---- the start-up exchange: an allgather ---- */
 
+static void free_reply(struct reply *r)
+{
+    if (r->shared_fd >= 0)
+        close(r->shared_fd);
+    free(r);
+}
+
 static void release_reply(struct conn *c)
 {
     if (c->out && --c->out->refs == 0)
-        free(c->out);
+        free_reply(c->out);
     c->out = NULL;
     c->sent = 0;
 }
@@ -136,18 +154,33 @@ static void forget_contribution(struct boot_server *s, struct conn *c)
 
 static void send_reply(struct boot_server *s, struct conn *c)
 {
-    size_t hl = sizeof c->out_hdr, total = hl + c->out->len + BOOT_WIRE_MAC_LEN;
+    size_t hl = sizeof c->out_hdr, dl = c->out_hdr.len, total = hl + dl + BOOT_WIRE_MAC_LEN;
     while (c->sent < total) {
         struct iovec iov[3];
         int n = 0;
         if (c->sent < hl)
             iov[n++] = (struct iovec){(char *)&c->out_hdr + c->sent, hl - c->sent};
         size_t off = c->sent > hl ? c->sent - hl : 0;
-        if (c->out->len > off)
-            iov[n++] = (struct iovec){c->out->data + off, c->out->len - off};
-        size_t toff = c->sent > hl + c->out->len ? c->sent - hl - c->out->len : 0;
+        if (dl > off)
+            iov[n++] = (struct iovec){(char *)c->out_data + off, dl - off};
+        size_t toff = c->sent > hl + dl ? c->sent - hl - dl : 0;
         iov[n++] = (struct iovec){c->out_tag + toff, BOOT_WIRE_MAC_LEN - toff};
-        ssize_t w = writev(c->fd, iov, n);
+        struct msghdr m = {.msg_iov = iov, .msg_iovlen = (size_t)n};
+        union {
+            struct cmsghdr align;
+            char space[CMSG_SPACE(sizeof(int))];
+        } control;
+        if (c->out_fd && c->sent == 0) { /* the descriptor goes with the first byte */
+            memset(&control, 0, sizeof control);
+            m.msg_control = control.space;
+            m.msg_controllen = sizeof control.space;
+            struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+            cm->cmsg_level = SOL_SOCKET;
+            cm->cmsg_type = SCM_RIGHTS;
+            cm->cmsg_len = CMSG_LEN(sizeof(int));
+            memcpy(CMSG_DATA(cm), &c->out->shared_fd, sizeof(int));
+        }
+        ssize_t w = sendmsg(c->fd, &m, MSG_NOSIGNAL);
         if (w < 0 && errno == EINTR)
             continue;
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -160,6 +193,21 @@ static void send_reply(struct boot_server *s, struct conn *c)
         c->sent += (size_t)w;
     }
     release_reply(c);
+}
+
+/* The exchange's data in a sealed memfd for the members on this host; -1
+ * when it cannot be made (they get the data inline). */
+static int share_reply(const struct reply *r)
+{
+    int fd = memfd_create("oshm-exchange", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return -1;
+    if (boot_wire_write_all(fd, r->data, r->len) != 0 ||
+        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 /* Every PE contributed: each gets every contribution, in rank order, the
@@ -178,6 +226,7 @@ static void complete_exchange(struct boot_server *s)
     }
     r->refs = 1; /* this function's, until every send is started */
     r->len = total;
+    r->shared_fd = -1;
     size_t pos = 0;
     for (int k = 0; k < s->cfg.size; k++) {
         struct conn *c = s->contrib[k];
@@ -188,6 +237,14 @@ static void complete_exchange(struct boot_server *s)
         pos += 8 + len;
     }
     boot_auth_digest(r->data, r->len, r->digest);
+    bool any_local = false;
+    for (int k = 0; k < s->cfg.size; k++)
+        any_local |= s->contrib[k]->local;
+    /* An exchange without records (a fence to meet) goes inline. */
+    if (any_local && total > 8 * (size_t)s->cfg.size && (r->shared_fd = share_reply(r)) >= 0) {
+        r->shared_len = total;
+        boot_auth_digest(&r->shared_len, sizeof r->shared_len, r->shared_digest);
+    }
     for (int k = 0; k < s->cfg.size; k++) {
         struct conn *c = s->contrib[k];
         free(c->gather);
@@ -195,9 +252,14 @@ static void complete_exchange(struct boot_server *s)
         c->gather_len = 0;
         c->gathered = false;
         release_reply(c); /* none: a member reads each reply before it sends again */
-        c->out_hdr = (struct boot_wire_hdr){.type = BOOT_WIRE_ALLGATHER, .rank = (uint32_t)k,
-                                            .len = total};
-        boot_auth_tag(c->keys.down, c->keys.down_seq++, &c->out_hdr, r->digest, c->out_tag);
+        c->out_fd = c->local && r->shared_fd >= 0;
+        c->out_hdr = (struct boot_wire_hdr){
+            .type = c->out_fd ? BOOT_WIRE_ALLGATHER_SHARED : BOOT_WIRE_ALLGATHER,
+            .rank = (uint32_t)k,
+            .len = c->out_fd ? sizeof r->shared_len : total};
+        c->out_data = c->out_fd ? (const char *)&r->shared_len : r->data;
+        boot_auth_tag(c->keys.down, c->keys.down_seq++, &c->out_hdr,
+                      c->out_fd ? r->shared_digest : r->digest, c->out_tag);
         c->out = r;
         r->refs++;
     }
@@ -210,7 +272,7 @@ static void complete_exchange(struct boot_server *s)
             send_reply(s, c);
     }
     if (--r->refs == 0)
-        free(r);
+        free_reply(r);
 }
 
 /* ---- connections ---- */
@@ -393,6 +455,7 @@ static void accept_some(struct boot_server *s)
         }
         if (ss.ss_family == AF_INET || ss.ss_family == AF_INET6)
             tune_tcp(fd);
+        c->local = ss.ss_family == AF_UNIX;
         if (!challenge(s, c))
             refuse(s, c, "cannot send it a challenge");
     }

@@ -26,6 +26,16 @@
  *                            flags; the server holds the secret too
  *   PE -> server  ALLGATHER  payload: this PE's contribution
  *   server -> PE  ALLGATHER  payload: for each rank, u64 length + bytes
+ *   server -> PE  ALLGATHER_SHARED  payload: u64 length; the same bytes as
+ *                            ALLGATHER's, in a sealed memfd passed with the
+ *                            message (SCM_RIGHTS), to a PE on a unix socket
+ *                            only: one copy of the exchange per node, which
+ *                            every PE maps read-only and reads in place,
+ *                            where each PE had received, hashed and copied
+ *                            the whole job's data (n^2 bytes a node). The
+ *                            kernel vouches that the descriptor came from
+ *                            the authenticated peer of the connection, and
+ *                            the seals that nobody changes the bytes after.
  *   PE -> server  ABORT      i32 status + u32 flags + message text
  *   PE -> server  TEARDOWN   (see below)
  *   PE -> server  FINALIZE   u32 flags; the PE finished cleanly
@@ -42,6 +52,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -58,6 +69,7 @@ enum boot_wire_type {
     BOOT_WIRE_CHALLENGE = 6,
     BOOT_WIRE_WELCOME = 7,
     BOOT_WIRE_HEARTBEAT = 8,
+    BOOT_WIRE_ALLGATHER_SHARED = 9,
 };
 
 struct boot_wire_hdr {
@@ -133,6 +145,48 @@ static inline int boot_wire_read_all(int fd, void *buf, size_t len)
             continue;
         if (n <= 0)
             return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* The same, from a socket that may pass a descriptor with the bytes
+ * (SCM_RIGHTS): the first one passed goes to *PASSED (-1 when none; it
+ * must be -1 on entry), any other is closed. */
+static inline int boot_wire_read_all_fd(int fd, void *buf, size_t len, int *passed)
+{
+    char *p = (char *)buf;
+    while (len) {
+        union {
+            struct cmsghdr align;
+            char space[CMSG_SPACE(sizeof(int) * 4)];
+        } control;
+        struct iovec iov = {p, len};
+        struct msghdr m;
+        memset(&m, 0, sizeof m);
+        m.msg_iov = &iov;
+        m.msg_iovlen = 1;
+        m.msg_control = control.space;
+        m.msg_controllen = sizeof control.space;
+        ssize_t n = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+            if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+                continue;
+            size_t nfd = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (size_t i = 0; i < nfd; i++) {
+                int got;
+                memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof got);
+                if (*passed < 0)
+                    *passed = got;
+                else
+                    close(got);
+            }
+        }
         p += n;
         len -= (size_t)n;
     }

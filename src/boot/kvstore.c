@@ -5,6 +5,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+struct oshm_kv_view {
+    struct oshm_kv_view *next;
+    const char *base;
+    size_t map_len;
+    int nranks;
+    /* rank r's block, its u64 length then its records: [at[r], at[r + 1]) */
+    uint64_t at[];
+};
 
 struct oshm_kv_entry {
     uint64_t hash;
@@ -84,16 +94,99 @@ int oshm_kv_set(struct oshm_kvstore *kv, int rank, const char *key, const void *
     return 0;
 }
 
+/* The value of KEY among the records BUF[0, LEN): 0 and *VALUE, *VLEN; 1
+ * when absent; -1 when the records are malformed. */
+static int find_record(const char *buf, size_t len, const char *key, size_t klen,
+                       const char **value, uint32_t *vlen)
+{
+    size_t pos = 0;
+    while (pos < len) {
+        uint32_t kl, vl;
+        if (len - pos < 4)
+            return -1;
+        memcpy(&kl, buf + pos, 4);
+        pos += 4;
+        if (len - pos < (size_t)kl + 4)
+            return -1;
+        bool match = kl == klen && memcmp(buf + pos, key, klen) == 0;
+        pos += kl;
+        memcpy(&vl, buf + pos, 4);
+        pos += 4;
+        if (len - pos < vl)
+            return -1;
+        if (match) {
+            *value = buf + pos;
+            *vlen = vl;
+            return 0;
+        }
+        pos += vl;
+    }
+    return 1;
+}
+
 int oshm_kv_get(const struct oshm_kvstore *kv, int rank, const char *key, void *value, size_t len)
 {
-    if (!kv->cap)
-        return -1;
     size_t klen = strlen(key);
-    const struct oshm_kv_entry *e = *find_slot(kv, hash_of(rank, key, klen), rank, key, klen);
-    if (!e || e->len != len)
+    if (kv->cap) {
+        const struct oshm_kv_entry *e = *find_slot(kv, hash_of(rank, key, klen), rank, key, klen);
+        if (e) {
+            if (e->len != len)
+                return -1;
+            if (len)
+                memcpy(value, e->data + e->klen + 1, len);
+            return 0;
+        }
+    }
+    for (const struct oshm_kv_view *v = kv->views; v; v = v->next) {
+        if (rank < 0 || rank >= v->nranks)
+            continue;
+        const char *found;
+        uint32_t vlen;
+        int rc = find_record(v->base + v->at[rank] + 8, v->at[rank + 1] - v->at[rank] - 8, key,
+                             klen, &found, &vlen);
+        if (rc < 0)
+            return -1;
+        if (rc == 0) {
+            if (vlen != len)
+                return -1;
+            if (len)
+                memcpy(value, found, len);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int oshm_kv_adopt(struct oshm_kvstore *kv, int nranks, const char *base, size_t len,
+                  size_t map_len)
+{
+    if (nranks <= 0)
         return -1;
-    if (len)
-        memcpy(value, e->data + e->klen + 1, len);
+    struct oshm_kv_view *v = malloc(sizeof *v + ((size_t)nranks + 1) * sizeof v->at[0]);
+    if (!v)
+        return -1;
+    size_t pos = 0;
+    for (int r = 0; r < nranks; r++) {
+        uint64_t rl;
+        v->at[r] = pos;
+        if (len - pos < 8) {
+            free(v);
+            return -1;
+        }
+        memcpy(&rl, base + pos, 8);
+        pos += 8;
+        if (len - pos < rl) {
+            free(v);
+            return -1;
+        }
+        pos += rl;
+    }
+    v->at[nranks] = pos;
+    v->base = base;
+    v->map_len = map_len;
+    v->nranks = nranks;
+    v->next = kv->views;
+    kv->views = v;
     return 0;
 }
 
@@ -102,6 +195,12 @@ void oshm_kv_clear(struct oshm_kvstore *kv)
     for (size_t i = 0; i < kv->cap; i++)
         free(kv->slot[i]);
     free(kv->slot);
+    while (kv->views) {
+        struct oshm_kv_view *v = kv->views;
+        kv->views = v->next;
+        munmap((void *)v->base, v->map_len);
+        free(v);
+    }
     *kv = (struct oshm_kvstore){0};
 }
 

@@ -11,18 +11,21 @@
 #include <stddef.h>
 
 struct oshm_kv_entry;
+struct oshm_kv_view;
 
 /* All zero: empty. */
 struct oshm_kvstore {
     struct oshm_kv_entry **slot; /* open addressing; CAP a power of two */
     size_t cap;
     size_t count;
+    struct oshm_kv_view *views; /* newest first */
 };
 
 int oshm_kv_set(struct oshm_kvstore *kv, int rank, const char *key, const void *value,
                 size_t len);
-/* Copies the value of (RANK, KEY) into VALUE. -1 when it is absent or not
- * exactly LEN bytes. */
+/* Copies the value of (RANK, KEY) into VALUE: an entry set, else the
+ * newest view holding it (keys are not reused between forgets). -1 when
+ * it is absent or not exactly LEN bytes. */
 int oshm_kv_get(const struct oshm_kvstore *kv, int rank, const char *key, void *value, size_t len);
 void oshm_kv_clear(struct oshm_kvstore *kv);
 /* Clears KV (still usable) and gives the memory its records held back to
@@ -35,5 +38,14 @@ int oshm_kv_append_record(char **buf, size_t *len, const char *key, const void *
                           size_t vlen);
 /* Adds all records of BUF as entries of RANK. Returns -1 on a malformed buffer. */
 int oshm_kv_load_records(struct oshm_kvstore *kv, int rank, const char *buf, size_t len);
+
+/* An exchange's data as the launcher's server sends it (for each of NRANKS
+ * ranks, u64 length + that rank's records), LEN bytes at BASE, read in
+ * place, not copied: a read-only mapping of MAP_LEN bytes that KV owns
+ * from now on (unmapped when KV is cleared), or that the caller keeps
+ * when the data is malformed (-1). A get reads a rank's records where they
+ * lie: a PE pays for the peers it asks about, not for the job's size. */
+int oshm_kv_adopt(struct oshm_kvstore *kv, int nranks, const char *base, size_t len,
+                  size_t map_len);
 
 #endif

@@ -4,6 +4,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <cerrno>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <sys/mman.h>
 
 extern "C" {
 #include "boot/kvstore.h"
@@ -84,4 +90,102 @@ TEST(KvStore, RecordsRoundTripAndMalformedRefused)
     free(buf);
     oshm_kv_clear(&kv);
     oshm_kv_clear(&cut);
+}
+
+// An exchange as the launcher's server lays it out (for each rank, u64
+// length + its records), in a read-only mapping the store reads in place.
+static char *map_exchange(const std::vector<std::string> &blocks, size_t *len)
+{
+    std::string all;
+    for (const std::string &b : blocks) {
+        uint64_t l = b.size();
+        all.append(reinterpret_cast<const char *>(&l), 8);
+        all += b;
+    }
+    void *m = mmap(nullptr, all.size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return nullptr;
+    memcpy(m, all.data(), all.size());
+    mprotect(m, all.size(), PROT_READ);
+    *len = all.size();
+    return static_cast<char *>(m);
+}
+
+static std::string records(std::initializer_list<std::pair<const char *, std::string>> kvs)
+{
+    char *buf = nullptr;
+    size_t len = 0;
+    for (const auto &kv : kvs)
+        EXPECT_EQ(oshm_kv_append_record(&buf, &len, kv.first, kv.second.data(), kv.second.size()), 0);
+    std::string s(buf ? buf : "", len);
+    free(buf);
+    return s;
+}
+
+TEST(KvStore, AdoptedExchangeReadInPlace)
+{
+    oshm_kvstore kv = {};
+    size_t len1 = 0, len2 = 0;
+    char *first = map_exchange({records({{"ag", "r0"}}), records({}),
+                                records({{"ag", "r2"}, {"card", "c2"}})},
+                               &len1);
+    ASSERT_NE(first, nullptr);
+    ASSERT_EQ(oshm_kv_adopt(&kv, 3, first, len1, len1), 0);
+    char v[3] = {};
+    ASSERT_EQ(oshm_kv_get(&kv, 2, "card", v, 2), 0);
+    EXPECT_STREQ(v, "c2");
+    ASSERT_EQ(oshm_kv_get(&kv, 0, "ag", v, 2), 0);
+    EXPECT_STREQ(v, "r0");
+    EXPECT_EQ(oshm_kv_get(&kv, 1, "ag", v, 2), -1); // rank 1 published nothing
+    EXPECT_EQ(oshm_kv_get(&kv, 0, "card", v, 2), -1); // another rank's key
+    EXPECT_EQ(oshm_kv_get(&kv, 2, "ag", v, 1), -1);   // not the stored length
+    EXPECT_EQ(oshm_kv_get(&kv, 3, "ag", v, 2), -1);   // no such rank
+    // A later exchange is read first; a value set here before either wins.
+    char *second = map_exchange({records({{"ag", "n0"}, {"grow", "g0"}}), records({}), records({})},
+                                &len2);
+    ASSERT_NE(second, nullptr);
+    ASSERT_EQ(oshm_kv_adopt(&kv, 3, second, len2, len2), 0);
+    ASSERT_EQ(oshm_kv_get(&kv, 0, "ag", v, 2), 0);
+    EXPECT_STREQ(v, "n0");
+    ASSERT_EQ(oshm_kv_get(&kv, 2, "ag", v, 2), 0);
+    EXPECT_STREQ(v, "r2");
+    ASSERT_EQ(oshm_kv_set(&kv, 0, "grow", "s0", 2), 0);
+    ASSERT_EQ(oshm_kv_get(&kv, 0, "grow", v, 2), 0);
+    EXPECT_STREQ(v, "s0");
+    oshm_kv_clear(&kv); // unmaps both
+    EXPECT_EQ(oshm_kv_get(&kv, 0, "ag", v, 2), -1);
+    EXPECT_EQ(msync(first, len1, MS_ASYNC), -1);
+    EXPECT_EQ(errno, ENOMEM);
+}
+
+TEST(KvStore, AdoptRefusesMalformedExchanges)
+{
+    oshm_kvstore kv = {};
+    size_t len = 0;
+    // Fewer blocks than ranks.
+    char *two = map_exchange({records({{"a", "1"}}), records({})}, &len);
+    ASSERT_NE(two, nullptr);
+    EXPECT_EQ(oshm_kv_adopt(&kv, 3, two, len, len), -1);
+    EXPECT_EQ(oshm_kv_adopt(&kv, 0, two, len, len), -1);
+    munmap(two, len);
+    // A block longer than what is left.
+    std::string bad(8, '\0');
+    uint64_t huge = 1u << 20;
+    memcpy(&bad[0], &huge, 8);
+    void *b = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(b, MAP_FAILED);
+    memcpy(b, bad.data(), 8);
+    EXPECT_EQ(oshm_kv_adopt(&kv, 1, static_cast<char *>(b), 8, 4096), -1);
+    // A record whose value runs past its rank's block: found malformed at the get.
+    std::string rec = records({{"k", "vv"}});
+    rec.resize(rec.size() - 1);
+    char *cut = map_exchange({rec, records({{"k", "ok"}})}, &len);
+    ASSERT_NE(cut, nullptr);
+    ASSERT_EQ(oshm_kv_adopt(&kv, 2, cut, len, len), 0);
+    char v[3] = {};
+    EXPECT_EQ(oshm_kv_get(&kv, 0, "k", v, 2), -1);
+    ASSERT_EQ(oshm_kv_get(&kv, 1, "k", v, 2), 0);
+    EXPECT_STREQ(v, "ok");
+    oshm_kv_clear(&kv);
+    munmap(b, 4096);
 }

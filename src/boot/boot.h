@@ -30,6 +30,12 @@ struct oshm_boot_ops {
      * not stay in every PE for its life; NULL where the values live
      * elsewhere (PMIx's server). */
     void (*forget)(void);
+    /* Keeps what the PEs published for the last fence readable until
+     * finalize, past forget, where that costs this PE nothing per peer
+     * (node-shared memory read in place): 0; -1 where it would be a copy
+     * per PE (NULL: never). What lets a PE reach a peer when it first
+     * needs to. */
+    int (*retain)(void);
     /* Ends the whole job with STATUS; does not return. FLAGS:
      * OSHM_BOOT_GLOBAL_EXIT for the program's shmem_global_exit, which the
      * launcher reports as such (status 0 then ends the job cleanly); without

@@ -42,7 +42,13 @@
 static int launcher_fd = -1;
 static char *pending;      /* this PE's puts since the last fence, serialized */
 static size_t pending_len;
+/* Read by a thread that reaches a peer for the first time (hcomm) while
+ * another may be in a fence of a heap growth: under STORE_LOCK. */
 static struct oshm_kvstore store;
+static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Values of other PEs came inline (copied into the store) since the last
+ * forget: retaining them would keep a copy per PE. */
+static bool inline_values;
 static const char *peer_name = "oshrun"; /* the server's end, in messages */
 
 /* The proof: kept until the HELLO is sent (rank 0 of a unique id sends it
@@ -170,8 +176,12 @@ static int adopt_shared(int fd, const char *payload, size_t len)
         ((unsigned)seals & need) != need)
         goto bad;
     base = mmap(NULL, dlen, PROT_READ, MAP_SHARED, fd, 0);
-    if (base == MAP_FAILED ||
-        oshm_kv_adopt(&store, oshm_boot.size, base, dlen, dlen) != 0)
+    if (base == MAP_FAILED)
+        goto bad;
+    pthread_mutex_lock(&store_lock);
+    int rc = oshm_kv_adopt(&store, oshm_boot.size, base, dlen, dlen);
+    pthread_mutex_unlock(&store_lock);
+    if (rc != 0)
         goto bad;
     close(fd);
     return 0;
@@ -238,7 +248,10 @@ static int launcher_put(const char *key, const void *value, size_t len)
 {
     if (oshm_kv_append_record(&pending, &pending_len, key, value, len) != 0)
         return -1;
-    return oshm_kv_set(&store, oshm_boot.rank, key, value, len);
+    pthread_mutex_lock(&store_lock);
+    int rc = oshm_kv_set(&store, oshm_boot.rank, key, value, len);
+    pthread_mutex_unlock(&store_lock);
+    return rc;
 }
 
 /* Other PEs may need this PE's transport to complete what they started
@@ -338,21 +351,24 @@ static int launcher_fence(void)
     if (shared >= 0)
         close(shared);
     size_t pos = 0;
-    for (int r = 0; r < oshm_boot.size; r++) {
+    int rc = 0;
+    pthread_mutex_lock(&store_lock);
+    for (int r = 0; r < oshm_boot.size && rc == 0; r++) {
         uint64_t len;
         if (total - pos < 8)
             break;
         memcpy(&len, all + pos, 8);
         pos += 8;
-        if (total - pos < len || oshm_kv_load_records(&store, r, all + pos, len) != 0) {
-            free(all);
-            fprintf(stderr, "shmem: malformed bootstrap data from %s\n", peer_name);
-            return -1;
-        }
+        if (total - pos < len || oshm_kv_load_records(&store, r, all + pos, len) != 0)
+            rc = -1;
+        inline_values |= len > 0 && r != oshm_boot.rank;
         pos += len;
     }
+    pthread_mutex_unlock(&store_lock);
     free(all);
-    return 0;
+    if (rc != 0)
+        fprintf(stderr, "shmem: malformed bootstrap data from %s\n", peer_name);
+    return rc;
 lost:
     fprintf(stderr, "shmem[PE %d]: lost the connection to %s\n", oshm_boot.rank, peer_name);
     return -1;
@@ -360,10 +376,27 @@ lost:
 
 static int launcher_get(int rank, const char *key, void *value, size_t len)
 {
-    return oshm_kv_get(&store, rank, key, value, len);
+    pthread_mutex_lock(&store_lock);
+    int rc = oshm_kv_get(&store, rank, key, value, len);
+    pthread_mutex_unlock(&store_lock);
+    return rc;
 }
 
-static void launcher_forget(void) { oshm_kv_forget(&store); }
+static void launcher_forget(void)
+{
+    pthread_mutex_lock(&store_lock);
+    oshm_kv_forget(&store);
+    inline_values = false;
+    pthread_mutex_unlock(&store_lock);
+}
+
+static int launcher_retain(void)
+{
+    pthread_mutex_lock(&store_lock);
+    int rc = inline_values ? -1 : oshm_kv_retain(&store);
+    pthread_mutex_unlock(&store_lock);
+    return rc;
+}
 
 static _Noreturn void launcher_abort(int status, unsigned flags, const char *message)
 {
@@ -422,12 +455,14 @@ static void launcher_finalize(void)
     launcher_fd = -1;
     hello_done = false;
     oshm_kv_clear(&store);
+    inline_values = false;
 }
 
 const struct oshm_boot_ops oshm_boot_launcher_ops = {
     .name = "oshrun",
     .put = launcher_put,
     .fence = launcher_fence,
+    .retain = launcher_retain,
     .get = launcher_get,
     .forget = launcher_forget,
     .abort = launcher_abort,

@@ -190,24 +190,49 @@ int oshm_kv_adopt(struct oshm_kvstore *kv, int nranks, const char *base, size_t 
     return 0;
 }
 
-void oshm_kv_clear(struct oshm_kvstore *kv)
+static void drop_views(struct oshm_kvstore *kv, const struct oshm_kv_view *until)
 {
-    for (size_t i = 0; i < kv->cap; i++)
-        free(kv->slot[i]);
-    free(kv->slot);
-    while (kv->views) {
+    while (kv->views != until) {
         struct oshm_kv_view *v = kv->views;
         kv->views = v->next;
         munmap((void *)v->base, v->map_len);
         free(v);
     }
-    *kv = (struct oshm_kvstore){0};
+}
+
+static void drop_entries(struct oshm_kvstore *kv)
+{
+    for (size_t i = 0; i < kv->cap; i++)
+        free(kv->slot[i]);
+    free(kv->slot);
+    kv->slot = NULL;
+    kv->cap = kv->count = 0;
+}
+
+void oshm_kv_clear(struct oshm_kvstore *kv)
+{
+    drop_entries(kv);
+    drop_views(kv, NULL);
+    kv->retained = NULL;
 }
 
 void oshm_kv_forget(struct oshm_kvstore *kv)
 {
-    oshm_kv_clear(kv);
+    drop_entries(kv);
+    struct oshm_kv_view *keep = kv->retained;
+    drop_views(kv, keep);
+    if (keep) { /* and the older ones */
+        struct oshm_kvstore older = {.views = keep->next};
+        drop_views(&older, NULL);
+        keep->next = NULL;
+    }
     malloc_trim(0);
+}
+
+int oshm_kv_retain(struct oshm_kvstore *kv)
+{
+    kv->retained = kv->views;
+    return kv->views ? 0 : -1;
 }
 
 int oshm_kv_append_record(char **buf, size_t *len, const char *key, const void *value, size_t vlen)

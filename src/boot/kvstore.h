@@ -19,6 +19,8 @@ struct oshm_kvstore {
     size_t cap;
     size_t count;
     struct oshm_kv_view *views; /* newest first */
+    /* The view that survives oshm_kv_forget (oshm_kv_retain); NULL: none. */
+    struct oshm_kv_view *retained;
 };
 
 int oshm_kv_set(struct oshm_kvstore *kv, int rank, const char *key, const void *value,
@@ -28,9 +30,14 @@ int oshm_kv_set(struct oshm_kvstore *kv, int rank, const char *key, const void *
  * it is absent or not exactly LEN bytes. */
 int oshm_kv_get(const struct oshm_kvstore *kv, int rank, const char *key, void *value, size_t len);
 void oshm_kv_clear(struct oshm_kvstore *kv);
-/* Clears KV (still usable) and gives the memory its records held back to
- * the system, which freeing alone leaves in the process. */
+/* Drops KV's entries and the views not retained, and gives the memory its
+ * records held back to the system, which freeing alone leaves in the
+ * process. */
 void oshm_kv_forget(struct oshm_kvstore *kv);
+/* The newest view KV holds (the last exchange's, when it came as one)
+ * survives oshm_kv_forget, until oshm_kv_clear: it costs a PE no copy,
+ * only the pages it reads. -1 when KV holds no view. */
+int oshm_kv_retain(struct oshm_kvstore *kv);
 
 /* Serialization of a list of (key, value) records: "u32 keylen, key,
  * u32 vallen, value" repeated. */

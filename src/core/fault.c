@@ -48,8 +48,8 @@ static bool locate(uintptr_t addr, struct place *at)
         return false;
     for (int p = 0; p < hcomm.n_pes; p++) {
         const struct hcomm_ep *ep = &hcomm.eps[p];
-        if (p == hcomm.my_pe || !ep->rma_ops || !ep->rma_peer ||
-            !(ep->rma_ops->flags & BACKEND_LOCAL))
+        if (p == hcomm.my_pe || !atomic_load_explicit(&ep->reached, memory_order_acquire) ||
+            !ep->rma_ops || !ep->rma_peer || !(ep->rma_ops->flags & BACKEND_LOCAL))
             continue;
         for (int s = HCOMM_SEG_HEAP; s <= HCOMM_SEG_DEVICE; s++) {
             /* A peer's segment has the size of this PE's: it is symmetric. */

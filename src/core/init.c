@@ -81,7 +81,8 @@ static int setup(int thread_level)
                                              .fence = oshm_boot.ops->fence,
                                              .get = oshm_boot.ops->get,
                                              .allgather = oshm_boot_allgather,
-                                             .forget = oshm_boot.ops->forget};
+                                             .forget = oshm_boot.ops->forget,
+                                             .retain = oshm_boot.ops->retain};
     struct hcomm_config hc = {.backends = oshm_builtin_backends,
                               .exchange = &exchange,
                               .default_mode = oshm_chan_mode_for_level(thread_level),

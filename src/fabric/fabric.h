@@ -51,6 +51,9 @@ struct fabric_exchange {
     int (*allgather)(const void *mine, void *all, size_t len);
     /* Drops what was read so far: nothing reads it again (may be NULL). */
     void (*forget)(void);
+    /* 0 when what was published for the last fence stays readable, past
+     * forget, at no cost per peer; -1 otherwise (may be NULL: never). */
+    int (*retain)(void);
 };
 
 /* Serializes CARD into a new buffer (*BLOB, *LEN; free() it). */

@@ -4,6 +4,7 @@
  */
 #include "hcomm/hcomm.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -347,7 +348,17 @@ static int open_backends(const struct hcomm_config *cfg, int nodes)
  * those are atomic only among themselves, never with a CPU's on the same
  * word, so then every AMO and signal goes through the network, even to
  * this PE. */
-static int connect_all(void)
+/* EP's fields that follow from its connected peers. */
+static void settle(struct hcomm_ep *ep)
+{
+    ep->rma_peer = ep->peer[ep->rma];
+    ep->amo_peer = ep->peer[ep->amo];
+}
+
+/* Sets up every peer's endpoint; LATE: the peers of this node other than
+ * this PE are connected on first use (hcomm_reach), their cards read then
+ * from the exchange, which keeps them (fabric_exchange.retain). */
+static int connect_all(bool late)
 {
     bool local_peers = !network_only();
     hcomm.node_mapped = local_peers;
@@ -358,8 +369,10 @@ static int connect_all(void)
         struct hcomm_ep *ep = &hcomm.eps[p];
         ep->pe = p;
         int rma = -1;
+        bool deferred = false;
         if (p == hcomm.my_pe || (local_peers && hcomm.node_of[p] == hcomm.my_node)) {
-            if (connect_peer(0, ep) != 0)
+            deferred = late && p != hcomm.my_pe;
+            if (!deferred && connect_peer(0, ep) != 0)
                 return -1;
             rma = 0;
         }
@@ -369,11 +382,24 @@ static int connect_all(void)
         ep->amo = (uint8_t)(hcomm.amo_over_network ? net : ep->rma);
         ep->rma_ops = hcomm.backend[ep->rma];
         ep->amo_ops = hcomm.backend[ep->amo];
-        ep->rma_peer = ep->peer[ep->rma];
-        ep->amo_peer = ep->peer[ep->amo];
         ep->dual = ep->rma != ep->amo;
+        settle(ep);
+        atomic_init(&ep->reached, !deferred);
     }
     return 0;
+}
+
+void hcomm_reach(struct hcomm_ep *ep)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    if (!atomic_load_explicit(&ep->reached, memory_order_relaxed)) {
+        if (connect_peer(0, ep) != 0)
+            oshm_fatal("cannot reach PE %d on this node", ep->pe);
+        settle(ep);
+        atomic_store_explicit(&ep->reached, true, memory_order_release);
+    }
+    pthread_mutex_unlock(&lock);
 }
 
 int hcomm_init(const struct hcomm_config *cfg)
@@ -426,7 +452,10 @@ int hcomm_init(const struct hcomm_config *cfg)
         oshm_warn("bootstrap exchange of the backends' cards failed");
         goto out;
     }
-    if (connect_all() != 0 || hcomm_channel_init(&hcomm.default_channel, cfg->default_mode, true) != 0)
+    /* On a node of many PEs each reaches only the peers it uses. */
+    bool late = hcomm_exchange.retain && hcomm_exchange.retain() == 0;
+    if (connect_all(late) != 0 ||
+        hcomm_channel_init(&hcomm.default_channel, cfg->default_mode, true) != 0)
         goto out;
     rc = 0;
 out:

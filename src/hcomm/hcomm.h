@@ -78,6 +78,10 @@ struct hcomm_ep {
     int pe;
     bool dual;        /* RMA and AMOs go through different backends */
     uint8_t rma, amo; /* index of the backend in hcomm.backend[] */
+    /* The peers below are set: a peer of this node is reached through
+     * the local backend when this PE first addresses it (hcomm_reach), so
+     * that a PE of a large node holds state only for the peers it uses. */
+    _Atomic bool reached;
     const struct backend_ops *rma_ops, *amo_ops;
     struct backend_peer *rma_peer, *amo_peer;
     struct backend_peer *peer[HCOMM_MAX_BACKENDS]; /* each backend's, NULL if it does not reach PE */
@@ -179,11 +183,17 @@ static inline int hcomm_seg_of(const void *addr, size_t len)
     return -1;
 }
 
+/* Connects EP's peers on its first use (any thread; once). */
+void hcomm_reach(struct hcomm_ep *ep);
+
 static inline struct hcomm_ep *hcomm_ep_of(int pe, const char *routine)
 {
     if (__builtin_expect((unsigned)pe >= (unsigned)hcomm.n_pes, 0))
         hcomm_bad_pe(pe, routine);
-    return &hcomm.eps[pe];
+    struct hcomm_ep *ep = &hcomm.eps[pe];
+    if (__builtin_expect(!atomic_load_explicit(&ep->reached, memory_order_acquire), 0))
+        hcomm_reach(ep);
+    return ep;
 }
 
 /* Which PEs map each other's memory: those of one node, unless

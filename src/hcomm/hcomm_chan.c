@@ -98,6 +98,9 @@ void hcomm_pe_quiet(struct hcomm_channel *ch, const int *pes, size_t npes)
     unsigned whole = 1u; /* quieted once each; the local backend always (see hcomm_fence) */
     for (size_t i = 0; i < npes; i++) {
         const struct hcomm_ep *ep = &hcomm.eps[pes[i]];
+        /* Nothing went to a peer not reached yet (hcomm_reach). */
+        if (!atomic_load_explicit(&ep->reached, memory_order_acquire))
+            continue;
         const unsigned b[2] = {ep->rma, ep->amo};
         struct backend_peer *const peer[2] = {ep->rma_peer, ep->amo_peer};
         for (int k = 0; k < (ep->dual ? 2 : 1); k++) {

@@ -189,3 +189,37 @@ TEST(KvStore, AdoptRefusesMalformedExchanges)
     oshm_kv_clear(&kv);
     munmap(b, 4096);
 }
+
+// The last exchange can outlive forget (a peer reached later reads its
+// card there); the older ones, and later ones, go at the next forget.
+TEST(KvStore, RetainKeepsTheLastExchangeOnly)
+{
+    oshm_kvstore kv = {};
+    EXPECT_EQ(oshm_kv_retain(&kv), -1); // nothing to keep
+    size_t l1 = 0, l2 = 0, l3 = 0;
+    char *ag = map_exchange({records({{"ag", "a0"}}), records({{"ag", "a1"}})}, &l1);
+    char *cards = map_exchange({records({{"shm", "s0"}}), records({{"shm", "s1"}})}, &l2);
+    ASSERT_NE(ag, nullptr);
+    ASSERT_NE(cards, nullptr);
+    ASSERT_EQ(oshm_kv_adopt(&kv, 2, ag, l1, l1), 0);
+    ASSERT_EQ(oshm_kv_adopt(&kv, 2, cards, l2, l2), 0);
+    ASSERT_EQ(oshm_kv_retain(&kv), 0);
+    ASSERT_EQ(oshm_kv_set(&kv, 0, "mine", "m", 1), 0);
+    oshm_kv_forget(&kv);
+    char v[3] = {};
+    ASSERT_EQ(oshm_kv_get(&kv, 1, "shm", v, 2), 0);
+    EXPECT_STREQ(v, "s1");
+    EXPECT_EQ(oshm_kv_get(&kv, 1, "ag", v, 2), -1);
+    EXPECT_EQ(oshm_kv_get(&kv, 0, "mine", v, 1), -1);
+    // A heap growth's exchange after it: read, then forgotten; the kept one stays.
+    char *grow = map_exchange({records({{"grow", "g0"}}), records({})}, &l3);
+    ASSERT_NE(grow, nullptr);
+    ASSERT_EQ(oshm_kv_adopt(&kv, 2, grow, l3, l3), 0);
+    ASSERT_EQ(oshm_kv_get(&kv, 0, "grow", v, 2), 0);
+    oshm_kv_forget(&kv);
+    EXPECT_EQ(oshm_kv_get(&kv, 0, "grow", v, 2), -1);
+    ASSERT_EQ(oshm_kv_get(&kv, 0, "shm", v, 2), 0);
+    EXPECT_STREQ(v, "s0");
+    oshm_kv_clear(&kv);
+    EXPECT_EQ(oshm_kv_get(&kv, 0, "shm", v, 2), -1);
+}

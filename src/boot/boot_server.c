@@ -166,20 +166,9 @@ static void send_reply(struct boot_server *s, struct conn *c)
         size_t toff = c->sent > hl + dl ? c->sent - hl - dl : 0;
         iov[n++] = (struct iovec){c->out_tag + toff, BOOT_WIRE_MAC_LEN - toff};
         struct msghdr m = {.msg_iov = iov, .msg_iovlen = (size_t)n};
-        union {
-            struct cmsghdr align;
-            char space[CMSG_SPACE(sizeof(int))];
-        } control;
-        if (c->out_fd && c->sent == 0) { /* the descriptor goes with the first byte */
-            memset(&control, 0, sizeof control);
-            m.msg_control = control.space;
-            m.msg_controllen = sizeof control.space;
-            struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-            cm->cmsg_level = SOL_SOCKET;
-            cm->cmsg_type = SCM_RIGHTS;
-            cm->cmsg_len = CMSG_LEN(sizeof(int));
-            memcpy(CMSG_DATA(cm), &c->out->shared_fd, sizeof(int));
-        }
+        union oshm_fdpass_buf control;
+        if (c->out_fd && c->sent == 0) /* the descriptor goes with the first byte */
+            oshm_fdpass_attach(&m, &control, c->out->shared_fd);
         ssize_t w = sendmsg(c->fd, &m, MSG_NOSIGNAL);
         if (w < 0 && errno == EINTR)
             continue;

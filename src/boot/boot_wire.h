@@ -57,6 +57,7 @@
 #include <unistd.h>
 
 #include "util/env_table.h"
+#include "util/fdpass.h"
 
 enum boot_wire_type {
     BOOT_WIRE_HELLO = 1,
@@ -158,35 +159,19 @@ static inline int boot_wire_read_all_fd(int fd, void *buf, size_t len, int *pass
 {
     char *p = (char *)buf;
     while (len) {
-        union {
-            struct cmsghdr align;
-            char space[CMSG_SPACE(sizeof(int) * 4)];
-        } control;
+        union oshm_fdpass_buf control;
         struct iovec iov = {p, len};
         struct msghdr m;
         memset(&m, 0, sizeof m);
         m.msg_iov = &iov;
         m.msg_iovlen = 1;
-        m.msg_control = control.space;
-        m.msg_controllen = sizeof control.space;
+        oshm_fdpass_expect(&m, &control);
         ssize_t n = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             return -1;
-        for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
-            if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-                continue;
-            size_t nfd = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-            for (size_t i = 0; i < nfd; i++) {
-                int got;
-                memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof got);
-                if (*passed < 0)
-                    *passed = got;
-                else
-                    close(got);
-            }
-        }
+        oshm_fdpass_take(&m, passed);
         p += n;
         len -= (size_t)n;
     }

@@ -94,34 +94,51 @@ int oshm_kv_set(struct oshm_kvstore *kv, int rank, const char *key, const void *
     return 0;
 }
 
+/* One record (oshm_kv_append_record's format) of BUF[0, LEN) at *POS,
+ * where its key and value lie: 1 and *POS past it; 0 at the end; -1 when
+ * the record runs past LEN. */
+struct record {
+    const char *key, *value;
+    uint32_t klen, vlen;
+};
+
+static int next_record(const char *buf, size_t len, size_t *pos, struct record *r)
+{
+    size_t p = *pos;
+    if (p == len)
+        return 0;
+    if (len - p < 4)
+        return -1;
+    memcpy(&r->klen, buf + p, 4);
+    p += 4;
+    if (len - p < (size_t)r->klen + 4)
+        return -1;
+    r->key = buf + p;
+    p += r->klen;
+    memcpy(&r->vlen, buf + p, 4);
+    p += 4;
+    if (len - p < r->vlen)
+        return -1;
+    r->value = buf + p;
+    *pos = p + r->vlen;
+    return 1;
+}
+
 /* The value of KEY among the records BUF[0, LEN): 0 and *VALUE, *VLEN; 1
  * when absent; -1 when the records are malformed. */
 static int find_record(const char *buf, size_t len, const char *key, size_t klen,
                        const char **value, uint32_t *vlen)
 {
     size_t pos = 0;
-    while (pos < len) {
-        uint32_t kl, vl;
-        if (len - pos < 4)
-            return -1;
-        memcpy(&kl, buf + pos, 4);
-        pos += 4;
-        if (len - pos < (size_t)kl + 4)
-            return -1;
-        bool match = kl == klen && memcmp(buf + pos, key, klen) == 0;
-        pos += kl;
-        memcpy(&vl, buf + pos, 4);
-        pos += 4;
-        if (len - pos < vl)
-            return -1;
-        if (match) {
-            *value = buf + pos;
-            *vlen = vl;
+    struct record r;
+    int rc;
+    while ((rc = next_record(buf, len, &pos, &r)) == 1)
+        if (r.klen == klen && memcmp(r.key, key, klen) == 0) {
+            *value = r.value;
+            *vlen = r.vlen;
             return 0;
         }
-        pos += vl;
-    }
-    return 1;
+    return rc < 0 ? -1 : 1;
 }
 
 int oshm_kv_get(const struct oshm_kvstore *kv, int rank, const char *key, void *value, size_t len)
@@ -190,11 +207,12 @@ int oshm_kv_adopt(struct oshm_kvstore *kv, int nranks, const char *base, size_t 
     return 0;
 }
 
-static void drop_views(struct oshm_kvstore *kv, const struct oshm_kv_view *until)
+/* Unmaps and frees the views of the list at *HEAD up to UNTIL (NULL: all). */
+static void drop_views(struct oshm_kv_view **head, const struct oshm_kv_view *until)
 {
-    while (kv->views != until) {
-        struct oshm_kv_view *v = kv->views;
-        kv->views = v->next;
+    while (*head != until) {
+        struct oshm_kv_view *v = *head;
+        *head = v->next;
         munmap((void *)v->base, v->map_len);
         free(v);
     }
@@ -212,7 +230,7 @@ static void drop_entries(struct oshm_kvstore *kv)
 void oshm_kv_clear(struct oshm_kvstore *kv)
 {
     drop_entries(kv);
-    drop_views(kv, NULL);
+    drop_views(&kv->views, NULL);
     kv->retained = NULL;
 }
 
@@ -220,12 +238,9 @@ void oshm_kv_forget(struct oshm_kvstore *kv)
 {
     drop_entries(kv);
     struct oshm_kv_view *keep = kv->retained;
-    drop_views(kv, keep);
-    if (keep) { /* and the older ones */
-        struct oshm_kvstore older = {.views = keep->next};
-        drop_views(&older, NULL);
-        keep->next = NULL;
-    }
+    drop_views(&kv->views, keep);
+    if (keep) /* and the older ones */
+        drop_views(&keep->next, NULL);
     malloc_trim(0);
 }
 
@@ -256,24 +271,15 @@ int oshm_kv_load_records(struct oshm_kvstore *kv, int rank, const char *buf, siz
 {
     size_t pos = 0;
     char key[256];
-    while (pos < len) {
-        uint32_t klen, vlen;
-        if (len - pos < 4)
+    struct record r;
+    int rc;
+    while ((rc = next_record(buf, len, &pos, &r)) == 1) {
+        if (r.klen >= sizeof key)
             return -1;
-        memcpy(&klen, buf + pos, 4);
-        pos += 4;
-        if (klen >= sizeof key || len - pos < (size_t)klen + 4)
+        memcpy(key, r.key, r.klen);
+        key[r.klen] = '\0';
+        if (oshm_kv_set(kv, rank, key, r.value, r.vlen) != 0)
             return -1;
-        memcpy(key, buf + pos, klen);
-        key[klen] = '\0';
-        pos += klen;
-        memcpy(&vlen, buf + pos, 4);
-        pos += 4;
-        if (len - pos < vlen)
-            return -1;
-        if (oshm_kv_set(kv, rank, key, buf + pos, vlen) != 0)
-            return -1;
-        pos += vlen;
     }
-    return 0;
+    return rc;
 }

@@ -10,6 +10,7 @@
 
 #include "ipc/ipc.h"
 #include "ipc/wire.h"
+#include "util/fdpass.h"
 
 /* An owner that stopped serving, or a backlog that never drains, must not
  * hang the importer. */
@@ -52,26 +53,12 @@ static int receive_reply(int s, int *fd)
 {
     struct ipc_reply reply;
     struct iovec iov = {.iov_base = &reply, .iov_len = sizeof reply};
-    union {
-        char buf[CMSG_SPACE(4 * sizeof(int))];
-        struct cmsghdr align;
-    } ctrl;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl.buf,
-                         .msg_controllen = sizeof ctrl.buf};
+    union oshm_fdpass_buf ctrl;
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+    oshm_fdpass_expect(&msg, &ctrl);
     ssize_t n = recvmsg(s, &msg, MSG_CMSG_CLOEXEC | MSG_WAITALL);
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); n >= 0 && c; c = CMSG_NXTHDR(&msg, c)) {
-        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-            continue;
-        size_t nfds = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        for (size_t i = 0; i < nfds; i++) {
-            int got;
-            memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof got);
-            if (*fd < 0)
-                *fd = got;
-            else
-                close(got);
-        }
-    }
+    if (n >= 0)
+        oshm_fdpass_take(&msg, fd);
     if (n < 0)
         return -1;
     if (n != (ssize_t)sizeof reply) {

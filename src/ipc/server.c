@@ -28,6 +28,7 @@
 
 #include "ipc/exports.h"
 #include "ipc/wire.h"
+#include "util/fdpass.h"
 #include "util/log.h"
 
 /* A member sends its request right after connecting; this is only a bound
@@ -75,20 +76,10 @@ static void send_reply(int conn, int32_t status, int fd)
 {
     struct ipc_reply reply = {.status = status};
     struct iovec iov = {.iov_base = &reply, .iov_len = sizeof reply};
-    union {
-        char buf[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } ctrl;
+    union oshm_fdpass_buf ctrl;
     struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
-    if (fd >= 0) {
-        msg.msg_control = ctrl.buf;
-        msg.msg_controllen = sizeof ctrl.buf;
-        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(c), &fd, sizeof fd);
-    }
+    if (fd >= 0)
+        oshm_fdpass_attach(&msg, &ctrl, fd);
     (void)sendmsg(conn, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 

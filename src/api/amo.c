@@ -24,13 +24,16 @@
     }
 SHMEM_AMO_EXTENDED_TABLE(DEFINE_BITS)
 
-/* The fast path's work, and the slow path's (util/prof.h). */
-OSHM_ALWAYS_INLINE uint64_t amo_body(shmem_ctx_t ctx, void *dest, size_t size, enum hcomm_amo_op op,
-                                     uint64_t value, uint64_t cond, int pe, const char *routine)
+/* The fast path's work, the counted path's (PROF, api/ctx.h) and the slow
+ * path's (util/prof.h). */
+OSHM_ALWAYS_INLINE uint64_t amo_body(struct oshm_prof_thread *prof, shmem_ctx_t ctx, void *dest,
+                                     size_t size, enum hcomm_amo_op op, uint64_t value,
+                                     uint64_t cond, int pe, const char *routine)
 {
     struct hcomm_channel *ch = oshm_enter_fast(ctx, routine);
-    uint64_t old =
-        hcomm_amo(ch, dest, size, op, value, cond, oshm_ctx_pe(ctx, pe, routine), routine);
+    int world = oshm_ctx_pe(ctx, pe, routine);
+    oshm_prof_body(prof, OSHM_PROF_ROUTE_AMO, size, world);
+    uint64_t old = hcomm_amo(ch, dest, size, op, value, cond, world, routine);
     oshm_leave();
     return old;
 }
@@ -51,13 +54,14 @@ static __attribute__((noinline, flatten)) uint64_t amo_slow(shmem_ctx_t ctx, voi
      * and with hcomm's path inlined (flatten): under a summary profiler it
      * is the path every AMO takes (215 instructions a fetch-add, against
      * 250 cold; off, 136 against 142). */
-    if (oshm_prof_counted((enum oshm_prof_family)(OSHM_PROF_amo_fetch + op), OSHM_PROF_ROUTE_AMO,
-                          size, true, ctx, pe))
-        return amo_body(ctx, dest, size, op, value, cond, pe, routine);
+    struct oshm_prof_thread *prof =
+        oshm_prof_leaf((enum oshm_prof_family)(OSHM_PROF_amo_fetch + op), size);
+    if (prof)
+        return amo_body(prof, ctx, dest, size, op, value, cond, pe, routine);
     uint64_t old;
     OSHM_SLOW_PATH((enum oshm_prof_family)(OSHM_PROF_amo_fetch + op), routine, size,
                    oshm_ctx_world(ctx, pe, routine),
-                   old = amo_body(ctx, dest, size, op, value, cond, pe, routine));
+                   old = amo_body(NULL, ctx, dest, size, op, value, cond, pe, routine));
     return old;
 }
 
@@ -68,7 +72,7 @@ static inline uint64_t amo(shmem_ctx_t ctx, void *dest, size_t size, enum hcomm_
 {
     if (!oshm_fast())
         return amo_slow(ctx, dest, size, op, value, cond, pe, routine);
-    return amo_body(ctx, dest, size, op, value, cond, pe, routine);
+    return amo_body(NULL, ctx, dest, size, op, value, cond, pe, routine);
 }
 #define AMO(ctx, N, dest, op, value, cond, pe, routine)                                       \
     amo(ctx, (void *)(dest), sizeof *(dest), op, value, cond, pe, routine)

@@ -58,10 +58,11 @@ static __attribute__((noinline, cold)) void barrier_all_slow(void)
 /* The hottest collective: the fast path's one test covers the profiler. */
 OSHM_FN(void, shmem_barrier_all, (void))
 {
-    if (!oshm_fast() && !oshm_prof_counted(OSHM_PROF_barrier, OSHM_PROF_ROUTE_NONE, 0, false, NULL, -1))
+    if (!oshm_fast() && !oshm_prof_leaf(OSHM_PROF_barrier, 0)) {
         barrier_all_slow();
-    else
-        barrier_all();
+        return;
+    }
+    barrier_all();
 }
 
 OSHM_FN(void, shmem_sync_all, (void))

@@ -61,46 +61,25 @@ static inline struct hcomm_channel *oshm_enter_fast(shmem_ctx_t ctx, const char 
     return oshm_channel(ctx, routine);
 }
 
-/* A hot routine's profiled call, inline in its unlikely branch (oshm_fast
- * false; or first in its slow path, where the branch's code cost the fast
- * path instructions, as in the AMOs and signals): counts this call of FAMILY, of ROUTE (OSHM_PROF_ROUTE_*), moving
- * BYTES to PE of CTX's team (REACHES false: to no PE), in the calling
- * thread's counters and matrix cell, and returns true, leaving the call's
- * work to the fast path. No function call, lock, atomic or clock read: only
- * plain additions. False (nothing counted) for every other case, which the
- * slow path takes: no summary profiler listens (none, or a trace, which
- * times every call; the library may not be running: a profiler listens
- * only from shmem_init's end to shmem_finalize's start), the thread has no
- * counters yet, the call is one to time (util/prof.h), or CTX or PE is
- * wrong (the slow path says so; the skipped count does not matter then). */
-OSHM_ALWAYS_INLINE bool oshm_prof_counted(enum oshm_prof_family family, unsigned route,
-                                          size_t bytes, bool reaches, shmem_ctx_t ctx, int pe)
+/* A hot routine's work under a summary profiler (util/prof.h), in its
+ * body: PROF, the calling thread's counters where the routine's unlikely
+ * branch (oshm_fast false) counted this call inline (oshm_prof_leaf), gets
+ * the call's matrix cell: ROUTE, BYTES to world PE WORLD, once the body has
+ * checked CTX and PE and translated the PE (the fast path's work, done
+ * once). NULL: nothing to add (the fast path, a constant there; the slow
+ * path, which counts itself). */
+OSHM_ALWAYS_INLINE void oshm_prof_body(struct oshm_prof_thread *prof, unsigned route, size_t bytes,
+                                       int world)
 {
-    if (!oshm_prof.counts_inline)
-        return false;
-    /* A call to time, or a thread's first: before CTX and PE are read. */
-    struct oshm_prof_thread *t = oshm_prof_leaf(family);
-    if (!t)
-        return false;
-    int world = -1, rma = 0, amo = 0;
-    if (reaches) {
-        if (ctx == SHMEM_CTX_INVALID || (unsigned)pe >= (unsigned)ctx->team->set.size)
-            return false;
-        world = ctx->team->set.start + pe * ctx->team->set.stride;
-        /* Never out of hcomm's table (the work checks it after). */
-        if (__builtin_expect((unsigned)world >= (unsigned)hcomm.n_pes, 0))
-            return false;
+    if (prof) {
         if (world < 0)
-            __builtin_unreachable(); /* what the test above says: one test fewer in the count */
-        rma = hcomm.eps[world].rma;
-        amo = hcomm.eps[world].amo;
+            __builtin_unreachable(); /* a team's PE, checked: one test fewer */
+        oshm_prof_add_cells(prof, route, bytes, world);
     }
-    oshm_prof_add(t, family, route, bytes, world, rma, amo);
-    return true;
 }
 
-/* The slow path of a hot routine (oshm_fast false, and oshm_prof_counted
- * false): the library is not running (a fatal error), or a profiler
+/* The slow path of a hot routine (oshm_fast false, and oshm_prof_leaf
+ * NULL): the library is not running (a fatal error), or a profiler
  * listens and this call is one to time. STMT, the fast path's work, as one
  * call of FAMILY that reaches world PE WORLD (-1: none), evaluated after
  * the running check and before STMT. Such a call is a leaf (it makes no
@@ -109,15 +88,14 @@ OSHM_ALWAYS_INLINE bool oshm_prof_counted(enum oshm_prof_family family, unsigned
 #define OSHM_SLOW_PATH(FAMILY, ROUTINE, BYTES, WORLD, STMT)                                        \
     do {                                                                                           \
         oshm_require_init(ROUTINE);                                                                \
-        int w_ = (WORLD), rb_ = w_ >= 0 ? hcomm.eps[w_].rma : 0;                                   \
-        int ab_ = w_ >= 0 ? hcomm.eps[w_].amo : 0;                                                 \
-        if (!oshm_prof.active || oshm_prof_count(FAMILY, BYTES, w_, rb_, ab_)) {                   \
+        int w_ = (WORLD);                                                                          \
+        if (!oshm_prof.active || oshm_prof_count(FAMILY, BYTES, w_)) {                             \
             STMT;                                                                                  \
         } else {                                                                                   \
             struct oshm_prof_span s_;                                                              \
             oshm_prof_begin(&s_, FAMILY);                                                          \
             STMT;                                                                                  \
-            oshm_prof_end(&s_, ROUTINE, BYTES, w_, rb_, ab_);                                      \
+            oshm_prof_end(&s_, ROUTINE, BYTES, w_);                                                \
         }                                                                                          \
     } while (0)
 

@@ -22,12 +22,20 @@ static void check_blocks(ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t bsize
                    routine, bsize, dst, sst);
 }
 
-/* A put or get: the fast path's work, and the slow path's (util/prof.h). */
-OSHM_ALWAYS_INLINE void rma_body(bool put, shmem_ctx_t ctx, void *dest, const void *src,
-                                 size_t bytes, int pe, bool nbi, const char *routine)
+static inline enum oshm_prof_family rma_family(bool put, bool nbi)
+{
+    return put ? (nbi ? OSHM_PROF_put_nbi : OSHM_PROF_put) : (nbi ? OSHM_PROF_get_nbi : OSHM_PROF_get);
+}
+
+/* A put or get: the fast path's work, the counted path's (PROF, api/ctx.h)
+ * and the slow path's (util/prof.h). */
+OSHM_ALWAYS_INLINE void rma_body(struct oshm_prof_thread *prof, bool put, shmem_ctx_t ctx,
+                                 void *dest, const void *src, size_t bytes, int pe, bool nbi,
+                                 const char *routine)
 {
     struct hcomm_channel *ch = oshm_enter_fast(ctx, routine);
     int world = oshm_ctx_pe(ctx, pe, routine);
+    oshm_prof_body(prof, put ? OSHM_PROF_ROUTE_PUT : OSHM_PROF_ROUTE_GET, bytes, world);
     if (put)
         hcomm_put(ch, dest, src, bytes, world, nbi, routine);
     else
@@ -39,42 +47,55 @@ static __attribute__((noinline, cold)) void rma_slow(bool put, shmem_ctx_t ctx, 
                                                      const void *src, size_t bytes, int pe,
                                                      bool nbi, const char *routine)
 {
-    enum oshm_prof_family f = put ? (nbi ? OSHM_PROF_put_nbi : OSHM_PROF_put)
-                                  : (nbi ? OSHM_PROF_get_nbi : OSHM_PROF_get);
-    OSHM_SLOW_PATH(f, routine, bytes, oshm_ctx_world(ctx, pe, routine),
-                   rma_body(put, ctx, dest, src, bytes, pe, nbi, routine));
+    OSHM_SLOW_PATH(rma_family(put, nbi), routine, bytes, oshm_ctx_world(ctx, pe, routine),
+                   rma_body(NULL, put, ctx, dest, src, bytes, pe, nbi, routine));
 }
 
 /* What the contiguous routines call: its one test, oshm_fast, is the
  * running check it always made, and covers the profiler too. One function
- * per direction, out of line with hcomm's path inlined in it (flatten): the
- * shape gcc gave these routines before the profiler; left to itself it now
- * inlines rma_put into each routine and calls hcomm_put, 2 instructions
- * more per put (callgrind; docs/performance.md, "The built-in profiler's cost"). */
-static __attribute__((noinline, flatten)) void rma_put(shmem_ctx_t ctx, void *dest, const void *src,
-                                                       size_t bytes, int pe, bool nbi,
-                                                       const char *routine)
+ * per direction and blocking kind, out of line with hcomm's path inlined in
+ * it (flatten): the shape gcc gave these routines before the profiler; left
+ * to itself it inlines the transfer into each routine and calls hcomm_put,
+ * 2 instructions more per put (callgrind; docs/performance.md, "The built-in
+ * profiler's cost"). NBI a constant in each, so that the counted path's
+ * family is one too. */
+OSHM_ALWAYS_INLINE void rma_xfer(bool put, shmem_ctx_t ctx, void *dest, const void *src,
+                                 size_t bytes, int pe, bool nbi, const char *routine)
 {
-    if (!oshm_fast() &&
-        !oshm_prof_counted(nbi ? OSHM_PROF_put_nbi : OSHM_PROF_put, OSHM_PROF_ROUTE_PUT, bytes,
-                           true, ctx, pe)) {
-        rma_slow(true, ctx, dest, src, bytes, pe, nbi, routine);
+    if (!oshm_fast()) {
+        struct oshm_prof_thread *prof = oshm_prof_leaf(rma_family(put, nbi), bytes);
+        if (!prof)
+            rma_slow(put, ctx, dest, src, bytes, pe, nbi, routine);
+        else
+            rma_body(prof, put, ctx, dest, src, bytes, pe, nbi, routine);
         return;
     }
-    rma_body(true, ctx, dest, src, bytes, pe, nbi, routine);
+    rma_body(NULL, put, ctx, dest, src, bytes, pe, nbi, routine);
 }
 
-static __attribute__((noinline, flatten)) void rma_get(shmem_ctx_t ctx, void *dest, const void *src,
-                                                       size_t bytes, int pe, bool nbi,
-                                                       const char *routine)
-{
-    if (!oshm_fast() &&
-        !oshm_prof_counted(nbi ? OSHM_PROF_get_nbi : OSHM_PROF_get, OSHM_PROF_ROUTE_GET, bytes,
-                           true, ctx, pe)) {
-        rma_slow(false, ctx, dest, src, bytes, pe, nbi, routine);
-        return;
+#define DEFINE_RMA_XFER(NAME, PUT, NBI)                                                       \
+    static __attribute__((noinline, flatten)) void NAME(shmem_ctx_t ctx, void *dest,          \
+                                                        const void *src, size_t bytes, int pe, \
+                                                        const char *routine)                  \
+    {                                                                                         \
+        rma_xfer(PUT, ctx, dest, src, bytes, pe, NBI, routine);                               \
     }
-    rma_body(false, ctx, dest, src, bytes, pe, nbi, routine);
+DEFINE_RMA_XFER(rma_put_blocking, true, false)
+DEFINE_RMA_XFER(rma_put_nbi, true, true)
+DEFINE_RMA_XFER(rma_get_blocking, false, false)
+DEFINE_RMA_XFER(rma_get_nbi, false, true)
+
+/* NBI is a constant wherever these are called. */
+OSHM_ALWAYS_INLINE void rma_put(shmem_ctx_t ctx, void *dest, const void *src, size_t bytes, int pe,
+                                bool nbi, const char *routine)
+{
+    (nbi ? rma_put_nbi : rma_put_blocking)(ctx, dest, src, bytes, pe, routine);
+}
+
+OSHM_ALWAYS_INLINE void rma_get(shmem_ctx_t ctx, void *dest, const void *src, size_t bytes, int pe,
+                                bool nbi, const char *routine)
+{
+    (nbi ? rma_get_nbi : rma_get_blocking)(ctx, dest, src, bytes, pe, routine);
 }
 
 /* Strided and blocked transfers: NBLOCKS blocks of BSIZE elements of ELEM
@@ -220,12 +241,13 @@ static __attribute__((noinline, cold)) void order_slow(bool quiet, struct hcomm_
 /* CH NULL: SHMEM_CTX_INVALID's, nothing to do. */
 static inline void ordering(bool quiet, struct hcomm_channel *ch, const char *routine)
 {
-    if (!oshm_fast() &&
-        !oshm_prof_counted(quiet ? OSHM_PROF_quiet : OSHM_PROF_fence, OSHM_PROF_ROUTE_NONE, 0,
-                           false, NULL, -1))
-        order_slow(quiet, ch, routine);
-    else
-        order(quiet, ch);
+    if (!oshm_fast()) {
+        if (!oshm_prof_leaf(quiet ? OSHM_PROF_quiet : OSHM_PROF_fence, 0)) {
+            order_slow(quiet, ch, routine);
+            return;
+        }
+    }
+    order(quiet, ch);
 }
 
 OSHM_FN(void, shmem_ctx_fence, (shmem_ctx_t ctx))

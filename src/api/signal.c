@@ -9,14 +9,17 @@
 #include "util/spin.h"
 #include "util/state.h"
 
-/* The fast path's work, and the slow path's (util/prof.h). */
-OSHM_ALWAYS_INLINE void put_signal_body(shmem_ctx_t ctx, void *dest, const void *source,
-                                        size_t bytes, uint64_t *sig_addr, uint64_t signal,
-                                        int sig_op, int pe, bool nbi, const char *routine)
+/* The fast path's work, the counted path's (PROF, api/ctx.h) and the slow
+ * path's (util/prof.h). */
+OSHM_ALWAYS_INLINE void put_signal_body(struct oshm_prof_thread *prof, shmem_ctx_t ctx, void *dest,
+                                        const void *source, size_t bytes, uint64_t *sig_addr,
+                                        uint64_t signal, int sig_op, int pe, bool nbi,
+                                        const char *routine)
 {
     struct hcomm_channel *ch = oshm_enter_fast(ctx, routine);
     int world = oshm_ctx_pe(ctx, pe, routine);
     enum hcomm_signal_op op = oshm_signal_op(sig_op, routine);
+    oshm_prof_body(prof, OSHM_PROF_ROUTE_PUT_SIGNAL, bytes, world);
     hcomm_put(ch, dest, source, bytes, world, nbi, routine);
     hcomm_signal(ch, sig_addr, signal, op, world, routine);
     oshm_leave();
@@ -27,15 +30,16 @@ put_signal_slow(shmem_ctx_t ctx, void *dest, const void *source, size_t bytes, u
                 uint64_t signal, int sig_op, int pe, bool nbi, const char *routine)
 {
     /* Counted here, out of the routines' fast path (api/amo.c says why). */
-    if (oshm_prof_counted(nbi ? OSHM_PROF_put_signal_nbi : OSHM_PROF_put_signal,
-                          OSHM_PROF_ROUTE_PUT_SIGNAL, bytes, true, ctx, pe)) {
-        put_signal_body(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine);
+    struct oshm_prof_thread *prof =
+        oshm_prof_leaf(nbi ? OSHM_PROF_put_signal_nbi : OSHM_PROF_put_signal, bytes);
+    if (prof) {
+        put_signal_body(prof, ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine);
         return;
     }
     OSHM_SLOW_PATH(
         nbi ? OSHM_PROF_put_signal_nbi : OSHM_PROF_put_signal, routine, bytes,
         oshm_ctx_world(ctx, pe, routine),
-        put_signal_body(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine));
+        put_signal_body(NULL, ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine));
 }
 
 static inline void put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t bytes,
@@ -46,7 +50,7 @@ static inline void put_signal(shmem_ctx_t ctx, void *dest, const void *source, s
         put_signal_slow(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine);
         return;
     }
-    put_signal_body(ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine);
+    put_signal_body(NULL, ctx, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi, routine);
 }
 
 #define DEFINE_PUT_SIGNAL(NAME, T, ELEM)                                                      \
@@ -81,11 +85,14 @@ DEFINE_PUT_SIGNAL(putmem, void, 1)
 
 /* signal_add/set (OpenSHMEM 1.6) take the path of put-with-signal's signal,
  * so the two are atomic with respect to each other. */
-OSHM_ALWAYS_INLINE void signal_body(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe,
+OSHM_ALWAYS_INLINE void signal_body(struct oshm_prof_thread *prof, shmem_ctx_t ctx,
+                                    uint64_t *sig_addr, uint64_t signal, int pe,
                                     enum hcomm_signal_op op, const char *routine)
 {
     struct hcomm_channel *ch = oshm_enter_fast(ctx, routine);
-    hcomm_signal(ch, sig_addr, signal, op, oshm_ctx_pe(ctx, pe, routine), routine);
+    int world = oshm_ctx_pe(ctx, pe, routine);
+    oshm_prof_body(prof, OSHM_PROF_ROUTE_SIGNAL, sizeof *sig_addr, world);
+    hcomm_signal(ch, sig_addr, signal, op, world, routine);
     oshm_leave();
 }
 
@@ -94,13 +101,13 @@ static __attribute__((noinline, cold)) void signal_slow(shmem_ctx_t ctx, uint64_
                                                         enum hcomm_signal_op op,
                                                         const char *routine)
 {
-    if (oshm_prof_counted(OSHM_PROF_signal_op, OSHM_PROF_ROUTE_SIGNAL, sizeof *sig_addr, true, ctx,
-                          pe)) {
-        signal_body(ctx, sig_addr, signal, pe, op, routine);
+    struct oshm_prof_thread *prof = oshm_prof_leaf(OSHM_PROF_signal_op, sizeof *sig_addr);
+    if (prof) {
+        signal_body(prof, ctx, sig_addr, signal, pe, op, routine);
         return;
     }
     OSHM_SLOW_PATH(OSHM_PROF_signal_op, routine, sizeof *sig_addr, oshm_ctx_world(ctx, pe, routine),
-                   signal_body(ctx, sig_addr, signal, pe, op, routine));
+                   signal_body(NULL, ctx, sig_addr, signal, pe, op, routine));
 }
 
 static inline void signal_only(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe,
@@ -110,7 +117,7 @@ static inline void signal_only(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t sig
         signal_slow(ctx, sig_addr, signal, pe, op, routine);
         return;
     }
-    signal_body(ctx, sig_addr, signal, pe, op, routine);
+    signal_body(NULL, ctx, sig_addr, signal, pe, op, routine);
 }
 OSHM_FN(void, shmem_ctx_signal_add, (shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe))
 {

@@ -19,7 +19,7 @@
  * on the kernel thread's own track; PE: the world PE it reached, valid
  * once STMT has checked it. */
 #define DEVICE_PROFILED(FAMILY, ROUTINE, BYTES, PE, STMT)                                          \
-    OSHM_PROFILED(FAMILY, ROUTINE, BYTES, PE, hcomm.eps[PE].rma, hcomm.eps[PE].amo, STMT)
+    OSHM_PROFILED(FAMILY, ROUTINE, BYTES, PE, STMT)
 
 /* Starts the engines (once per life of the library, under the caller's
  * lock) with hcomm as what they move data through. */

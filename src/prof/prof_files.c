@@ -264,7 +264,9 @@ void prof_print_summary(FILE *f, const struct prof_pe *pes, int n)
             kinds[0] / 1e6, pct(kinds[0], run), kinds[1] / 1e6, pct(kinds[1], run),
             kinds[2] / 1e6, pct(kinds[2], run), run / 1e6);
     if (sampled && n)
-        fprintf(f, "~ estimated: 1 call in %lu timed (SHMEM_PROFILE_SAMPLE=1 times every call)\n",
+        fprintf(f,
+                "~ estimated: 1 call in %lu timed, fewer as calls accumulate "
+                "(SHMEM_PROFILE_SAMPLE=1 times every call)\n",
                 pes[0].sample);
     if (events || dropped)
         fprintf(f, "trace: %" PRIu64 " events kept, %" PRIu64 " dropped%s\n", events, dropped,

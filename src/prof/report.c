@@ -81,8 +81,11 @@ void oshm_prof_reserve(void)
     }
 }
 
-static void add_cell(void *arg, int dst, int backend, int cls, uint64_t ops, uint64_t bytes)
+/* The backend of a cell: the peer's for its class, fixed since start-up. */
+static void add_cell(void *arg, int dst, int cls, uint64_t ops, uint64_t bytes)
 {
+    int backend = cls == OSHM_PROF_CLASS_PUT || cls == OSHM_PROF_CLASS_GET ? hcomm.eps[dst].rma
+                                                                           : hcomm.eps[dst].amo;
     struct gather_head *h = arg;
     struct gather_cell *c = (struct gather_cell *)(h + 1);
     c[h->ncells++] = (struct gather_cell){.dst = dst, .backend = (uint8_t)backend,

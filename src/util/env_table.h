@@ -83,7 +83,8 @@
       "an event: the last ones stay, the dropped ones are counted)")                           \
     X(SHMEM_PROFILE_SAMPLE, profile_sample, UINT, USER, "64", "1..65536", "", "prof",          \
       "summary: a routine family whose calls take under SHMEM_PROFILE_EVERY on average has "  \
-      "one call in this many timed, and its time estimated from them (1: every call timed)")   \
+      "one call in this many (rounded up to a power of two, doubled after every 1024 "       \
+      "samples) timed, and its time estimated from them (1: every call timed)")               \
     X(SHMEM_PROFILE_EVERY, profile_every, UINT, USER, "2000", "0..1000000000", "", "prof",     \
       "summary: nanoseconds a routine family's calls must average for every call of it to be " \
       "timed (a clock read is then noise); a larger one keeps the sampling under a slow "      \

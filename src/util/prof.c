@@ -50,6 +50,10 @@ const uint8_t oshm_prof_family_route[OSHM_PROF_NFAMILIES] = {
 #define NESTS_WAIT 1
 #define NESTS_OTHER 1
 #define NESTS_SPAN 0
+/* Sampling (struct oshm_prof_slot): samples taken at a period before it
+ * doubles, and the longest period. */
+#define SAMPLES_PER_PERIOD 1024u
+#define MAX_PERIOD 65536u
 static const uint8_t family_nests[OSHM_PROF_NFAMILIES] = {
 #define OSHM_PROF_X_NESTS(id, kind, cls) NESTS_##kind,
     OSHM_PROF_FAMILY_TABLE(OSHM_PROF_X_NESTS)
@@ -80,6 +84,8 @@ static struct {
  * which sends the call to thread_attach (the hot test is one word fewer). */
 static struct oshm_prof_thread no_thread;
 _Thread_local struct oshm_prof_thread *oshm_prof_self
+    __attribute__((tls_model("initial-exec"))) = &no_thread;
+_Thread_local struct oshm_prof_thread *oshm_prof_leaf_self
     __attribute__((tls_model("initial-exec"))) = &no_thread;
 
 /* ---- clock ---- */
@@ -173,12 +179,13 @@ static __attribute__((noinline)) struct oshm_prof_thread *thread_attach(void)
     pthread_mutex_unlock(&p.lock);
     if (t && !t->cells)
         t->cells =
-            calloc((size_t)p.n_pes * OSHM_PROF_MAX_BACKENDS * OSHM_PROF_NCLASSES, sizeof *t->cells);
+            calloc((size_t)p.n_pes * OSHM_PROF_NCLASSES, sizeof *t->cells);
     if (!t || !t->cells)
         oshm_fatal("profile: out of memory for a thread's counters (%d PEs)", p.n_pes);
     if (p.key_made)
         pthread_setspecific(p.exit_key, t);
     oshm_prof_self = t;
+    oshm_prof_leaf_self = t->depth == 0 ? t : &no_thread;
     return t;
 }
 
@@ -194,18 +201,18 @@ void oshm_prof_begin(struct oshm_prof_span *s, enum oshm_prof_family family)
     s->inner = t->depth != 0;
     if (__builtin_expect(s->inner, 0))
         return;
-    t->depth += family_nests[family];
+    if (family_nests[family]) {
+        t->depth += family_nests[family];
+        oshm_prof_leaf_self = &no_thread; /* the calls inside count for nothing */
+    }
     struct oshm_prof_slot *sl = &t->slot[family];
     /* Most calls of a fast family: counted at the end, not timed. */
-    if (__builtin_expect(sl->skip != 0, 1)) {
-        sl->skip--;
+    if (__builtin_expect((sl->calls & sl->mask) != 0, 1)) {
         s->exact = s->timed = false;
         return;
     }
     s->exact = oshm_prof.mode == OSHM_PROF_TRACE || sl->every || sl->calls == 0;
     s->timed = true;
-    if (!s->exact)
-        sl->skip = p.sample - 1;
     s->t0 = ticks();
 }
 
@@ -221,24 +228,20 @@ static void push_event(const struct oshm_prof_span *s, uint64_t dur, const char 
                                                                 : s->thread->track};
 }
 
-bool oshm_prof_count(enum oshm_prof_family family, size_t bytes, int pe, int rma_backend,
-                     int amo_backend)
+bool oshm_prof_count(enum oshm_prof_family family, size_t bytes, int pe)
 {
     struct oshm_prof_thread *t = oshm_prof_self;
     if (__builtin_expect(!t->cells, 0))
         t = thread_attach();
     if (__builtin_expect(t->depth != 0, 0))
         return true;
-    struct oshm_prof_slot *sl = &t->slot[family];
-    if (sl->skip == 0)
+    if ((t->slot[family].calls & t->slot[family].mask) == 0)
         return false;
-    sl->skip--;
-    oshm_prof_add(t, family, oshm_prof_family_route[family], bytes, pe, rma_backend, amo_backend);
+    oshm_prof_add(t, family, oshm_prof_family_route[family], bytes, pe);
     return true;
 }
 
-void oshm_prof_end(const struct oshm_prof_span *s, const char *routine, size_t bytes, int pe,
-                   int rma_backend, int amo_backend)
+void oshm_prof_end(const struct oshm_prof_span *s, const char *routine, size_t bytes, int pe)
 {
     if (__builtin_expect(s->inner, 0))
         return;
@@ -246,30 +249,39 @@ void oshm_prof_end(const struct oshm_prof_span *s, const char *routine, size_t b
     enum oshm_prof_family f = s->family;
     struct oshm_prof_thread *t = s->thread;
     struct oshm_prof_slot *sl = &t->slot[f];
-    t->depth -= family_nests[f];
-    oshm_prof_add(t, f, oshm_prof_family_route[f], bytes, pe, rma_backend, amo_backend);
+    if (family_nests[f]) {
+        t->depth -= family_nests[f];
+        if (t->depth == 0)
+            oshm_prof_leaf_self = t;
+    }
+    oshm_prof_add(t, f, oshm_prof_family_route[f], bytes, pe);
     if (!s->timed)
         return;
     uint64_t d = t1 - s->t0;
     if (oshm_prof.mode == OSHM_PROF_TRACE)
         push_event(s, d, routine, bytes, pe);
     sl->timed++;
+    if (!sl->period)
+        sl->period = p.sample;
     if (s->exact) {
         sl->exact += d;
     } else {
         sl->s_timed++;
         sl->s_ticks += d;
+        sl->s_wticks += (double)d * sl->period;
+        sl->s_weight += sl->period;
+        /* SHMEM_PROFILE_SAMPLE=1 times every call, always. */
+        if (++sl->level >= SAMPLES_PER_PERIOD && sl->period > 1 && sl->period < MAX_PERIOD) {
+            sl->period *= 2;
+            sl->level = 0;
+        }
     }
     if (d > sl->max)
         sl->max = d;
     /* Re-judged at each timed call: a slow first call must not leave a
-     * fast family timed at every call. */
-    bool every = sl->exact + sl->s_ticks > p.every_ticks * sl->timed;
-    if (every != sl->every) {
-        sl->every = every;
-        /* A trace times every call, always. */
-        sl->skip = every || oshm_prof.mode == OSHM_PROF_TRACE ? 0 : p.sample - 1;
-    }
+     * fast family timed at every call. A trace times every call, always. */
+    sl->every = sl->exact + sl->s_ticks > p.every_ticks * sl->timed;
+    sl->mask = sl->every || oshm_prof.mode == OSHM_PROF_TRACE ? 0 : sl->period - 1u;
 }
 
 /* ---- life ---- */
@@ -282,7 +294,10 @@ void oshm_prof_start(int my_pe, int n_pes, uint64_t init_begin_ns)
         return;
     p.my_pe = my_pe;
     p.n_pes = n_pes;
-    p.sample = oshm_env.profile_sample ? (uint32_t)oshm_env.profile_sample : 1;
+    /* A power of two: the hot routines test the call count's low bits. */
+    p.sample = 1;
+    while (p.sample < oshm_env.profile_sample && p.sample < MAX_PERIOD)
+        p.sample *= 2;
     p.next_track = 0;
     p.tsc = tsc_usable();
     p.ns0 = oshm_prof_clock_ns();
@@ -325,7 +340,6 @@ void oshm_prof_start(int my_pe, int n_pes, uint64_t init_begin_ns)
     p.init_begin_ns = init_begin_ns;
     p.run_begin_ns = init_end_ns;
     oshm_prof.active = true;
-    oshm_prof.counts_inline = oshm_prof.mode == OSHM_PROF_SUMMARY;
     oshm_state_update();
 }
 
@@ -334,8 +348,6 @@ void oshm_prof_listen(bool listen)
     if (oshm_prof.mode == OSHM_PROF_OFF)
         return;
     __atomic_store_n(&oshm_prof.active, listen, __ATOMIC_RELAXED);
-    __atomic_store_n(&oshm_prof.counts_inline, listen && oshm_prof.mode == OSHM_PROF_SUMMARY,
-                     __ATOMIC_RELAXED);
     oshm_state_update();
 }
 
@@ -343,8 +355,16 @@ void oshm_prof_stop(void)
 {
     if (oshm_prof.mode == OSHM_PROF_OFF)
         return;
-    oshm_prof.active = oshm_prof.counts_inline = false;
+    oshm_prof.active = false;
     oshm_state_update();
+    /* No call counts inline from now on (oshm_prof_leaf): the library is
+     * still running, every call takes its fast path until finalize ends,
+     * and then its slow path, which says the library is not running. */
+    pthread_mutex_lock(&p.lock);
+    for (struct oshm_prof_thread *t = p.threads; t; t = t->next)
+        for (int f = 0; f < OSHM_PROF_NFAMILIES; f++)
+            t->slot[f].mask = 0;
+    pthread_mutex_unlock(&p.lock);
     p.run_end_ns = oshm_prof_clock_ns();
     calibrate();
 }
@@ -365,7 +385,7 @@ void oshm_prof_release(void)
     free(p.ring);
     p.ring = NULL;
     oshm_prof.mode = OSHM_PROF_OFF;
-    oshm_prof.active = oshm_prof.counts_inline = false;
+    oshm_prof.active = false;
     oshm_state_update();
 }
 
@@ -375,7 +395,8 @@ void oshm_prof_totals(struct oshm_prof_total totals[OSHM_PROF_NFAMILIES])
 {
     memset(totals, 0, sizeof *totals * OSHM_PROF_NFAMILIES);
     for (int f = 0; f < OSHM_PROF_NFAMILIES; f++) {
-        uint64_t exact = 0, s_timed = 0, s_ticks = 0, max = 0;
+        uint64_t exact = 0, s_timed = 0, max = 0;
+        double s_wticks = 0, s_weight = 0;
         struct oshm_prof_total *o = &totals[f];
         for (struct oshm_prof_thread *t = p.threads; t; t = t->next) {
             const struct oshm_prof_slot *sl = &t->slot[f];
@@ -384,25 +405,25 @@ void oshm_prof_totals(struct oshm_prof_total totals[OSHM_PROF_NFAMILIES])
             o->timed += sl->timed;
             exact += sl->exact;
             s_timed += sl->s_timed;
-            s_ticks += sl->s_ticks;
+            s_wticks += sl->s_wticks;
+            s_weight += sl->s_weight;
             if (sl->max > max)
                 max = sl->max;
         }
         /* The calls not timed one by one are the sampled ones. */
         uint64_t s_calls = o->calls - (o->timed - s_timed);
         double ticks = (double)exact;
-        if (s_timed)
-            ticks += (double)s_ticks * (double)s_calls / (double)s_timed;
+        if (s_weight > 0)
+            ticks += s_wticks * (double)s_calls / s_weight;
         o->time_ns = ticks_to_dur_ns((uint64_t)ticks);
         o->max_ns = ticks_to_dur_ns(max);
     }
 }
 
-void oshm_prof_cells(void (*fn)(void *arg, int dst, int backend, int cls, uint64_t ops,
-                                uint64_t bytes),
+void oshm_prof_cells(void (*fn)(void *arg, int dst, int cls, uint64_t ops, uint64_t bytes),
                      void *arg)
 {
-    size_t n = (size_t)p.n_pes * OSHM_PROF_MAX_BACKENDS * OSHM_PROF_NCLASSES;
+    size_t n = (size_t)p.n_pes * OSHM_PROF_NCLASSES;
     for (size_t i = 0; i < n; i++) {
         uint64_t ops = 0, bytes = 0;
         for (struct oshm_prof_thread *t = p.threads; t; t = t->next)
@@ -411,9 +432,7 @@ void oshm_prof_cells(void (*fn)(void *arg, int dst, int backend, int cls, uint64
                 bytes += t->cells[i].bytes;
             }
         if (ops)
-            fn(arg, (int)(i / (OSHM_PROF_MAX_BACKENDS * OSHM_PROF_NCLASSES)),
-               (int)(i / OSHM_PROF_NCLASSES % OSHM_PROF_MAX_BACKENDS),
-               (int)(i % OSHM_PROF_NCLASSES), ops, bytes);
+            fn(arg, (int)(i / OSHM_PROF_NCLASSES), (int)(i % OSHM_PROF_NCLASSES), ops, bytes);
     }
 }
 

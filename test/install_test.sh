@@ -64,7 +64,7 @@ check "--showme:compile" sh -c "[ \"\$('$P/bin/oshcc' --showme:compile)\" = '-I$
 check "--showme:link" sh -c "'$P/bin/oshcc' --showme:link | grep -qE -- '^-L$P/lib .*-lshmem'"
 check "--showme" sh -c "'$P/bin/oshcc' --showme -c x.c | grep -qE -- '^cc -I$P/include -c x.c\$'"
 check "--showme:command (C++)" sh -c "[ \"\$('$P/bin/oshc++' --showme:command)\" = c++ ]"
-check "--showme:version" sh -c "'$P/bin/oshcc' --showme:version | grep -q 'OpenSHMEM 1\\.5'"
+check "--showme:version" sh -c "'$P/bin/oshcc' --showme:version | grep -q 'OpenSHMEM 1\\.6'"
 check "--showme:link -static names libshmem.a" \
     sh -c "'$P/bin/oshcc' -static --showme:link | grep -qF '$P/lib/libshmem.a'"
 check "unknown --showme form is refused by name" \

@@ -32,7 +32,8 @@ struct oshm_boot_ops {
     void (*forget)(void);
     /* Keeps what the PEs published for the last fence readable until
      * finalize, past forget, where that costs this PE nothing per peer
-     * (node-shared memory read in place): 0; -1 where it would be a copy
+     * until it reads one (node-shared memory read in place; PMIx's server's
+     * store): 0; -1 where it would be a copy
      * per PE (NULL: never). What lets a PE reach a peer when it first
      * needs to. */
     int (*retain)(void);

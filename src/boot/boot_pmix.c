@@ -102,6 +102,11 @@ static int pmix_boot_get(int rank, const char *key, void *value, size_t len)
     return rc;
 }
 
+/* The values stay in the PMIx server's store (shared memory on this node)
+ * for the job's life: a peer's card read when the PE first needs it costs
+ * nothing before, so same-node peers are connected on first use. */
+static int pmix_boot_retain(void) { return 0; }
+
 static _Noreturn void pmix_boot_abort(int status, unsigned flags, const char *message)
 {
     (void)flags;
@@ -124,6 +129,7 @@ static const struct oshm_boot_ops pmix_ops = {
     .put = pmix_boot_put,
     .fence = pmix_boot_fence,
     .get = pmix_boot_get,
+    .retain = pmix_boot_retain,
     .abort = pmix_boot_abort,
     .finalize = pmix_boot_finalize,
 };

@@ -47,6 +47,7 @@ void add_cell(void *arg, int dst, int cls, uint64_t ops, uint64_t bytes)
 
 class Prof : public ::testing::Test {
   protected:
+    struct oshm_env saved = oshm_env;
     void start(unsigned long sample)
     {
         oshm_env.profile = OSHM_PROF_SUMMARY;
@@ -58,7 +59,7 @@ class Prof : public ::testing::Test {
     void TearDown() override
     {
         oshm_prof_release();
-        oshm_env.profile = OSHM_PROF_OFF;
+        oshm_env = saved;
     }
 };
 

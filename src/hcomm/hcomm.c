@@ -18,38 +18,23 @@
 #include "util/spin.h"
 #include "fabric/fabric.h"
 #include "hcomm/hcomm_int.h"
+#include "hcomm/placement.h"
 #include "transport/progress_thread.h"
 #include "transport/choose.h"
 
 struct hcomm_domain hcomm;
 struct fabric_exchange hcomm_exchange;
 
-/* What every PE tells every other at start-up: every PE receives the cards
- * of all, so a byte here is n bytes in every PE (and n^2 through the
- * launcher). The names go as digests (BLAKE2b, 16 bytes: equal digests mean
- * equal names), which cut the card from 392 to 168 bytes. */
-#define PE_NAME_DIGEST 16
-struct pe_card {
-    int32_t pid;
-    int32_t default_mode; /* enum hcomm_chan_mode of its default channel */
-    cpu_set_t cpus; /* the cores this PE may run on (sched_getaffinity) */
-    /* Of the host name and boot id: equal means same kernel, same cores. */
-    unsigned char host[PE_NAME_DIGEST];
-    /* Of host, network namespace and SHMEM_NODE_ID: equal means that the
-     * PEs can map each other's memory. */
-    unsigned char node[PE_NAME_DIGEST];
-};
-
 /* This PE's node name, for messages (the cards carry only digests). */
 static char my_node_name[160];
 
-static void name_digest(unsigned char out[PE_NAME_DIGEST], const char *name)
+static void name_digest(unsigned char out[PLACEMENT_DIGEST], const char *name)
 {
     /* Picks the fastest implementation, once; the portable one (the same
      * digest) serves where it fails. */
     int ready = sodium_init();
     (void)ready;
-    crypto_generichash(out, PE_NAME_DIGEST, (const unsigned char *)name, strlen(name), NULL, 0);
+    crypto_generichash(out, PLACEMENT_DIGEST, (const unsigned char *)name, strlen(name), NULL, 0);
 }
 
 void hcomm_register_seg(int seg, uintptr_t base, size_t size, size_t committed,
@@ -106,7 +91,7 @@ static void node_name(const char *host, int pe, char *out, size_t len)
  * took n^2 (a second at 1,024 PEs, in every PE). A name is the string at
  * FIELD (offsetof) of a card. */
 struct by_name {
-    const struct pe_card *cards;
+    const struct placement_card *cards;
     size_t field;
 };
 
@@ -118,7 +103,7 @@ static const unsigned char *name_of(const struct by_name *k, int p)
 static int by_name(const void *a, const void *b, void *key)
 {
     int p = *(const int *)a, q = *(const int *)b;
-    int c = memcmp(name_of(key, p), name_of(key, q), PE_NAME_DIGEST);
+    int c = memcmp(name_of(key, p), name_of(key, q), PLACEMENT_DIGEST);
     return c ? c : (p > q) - (p < q);
 }
 
@@ -132,17 +117,19 @@ static void sort_by(const struct by_name *k, int n, int *order)
 
 static bool same_name(const struct by_name *k, int p, int q)
 {
-    return memcmp(name_of(k, p), name_of(k, q), PE_NAME_DIGEST) == 0;
+    return memcmp(name_of(k, p), name_of(k, q), PLACEMENT_DIGEST) == 0;
 }
 
 /* Numbers the nodes in order of their first PE and decides whether any
- * host runs more PEs than its PEs have cores. ORDER: scratch of N. */
-static int place_pes(const struct pe_card *cards, int n, int *order)
+ * host runs more PEs than its PEs have cores. MASKS: every PE's affinity
+ * where the cards' windows do not hold them (placement_wide), else NULL.
+ * ORDER: scratch of N. */
+static int place_pes(const struct placement_card *cards, const cpu_set_t *masks, int n, int *order)
 {
     /* Every PE of a node takes its first PE's number for now; the nodes
      * are then counted in PE order, so that numbers follow first PEs. */
-    const struct by_name node = {cards, offsetof(struct pe_card, node)},
-                         host = {cards, offsetof(struct pe_card, host)};
+    const struct by_name node = {cards, offsetof(struct placement_card, node)},
+                         host = {cards, offsetof(struct placement_card, host)};
     sort_by(&node, n, order);
     for (int i = 0; i < n; i++) {
         int p = order[i];
@@ -161,16 +148,17 @@ static int place_pes(const struct pe_card *cards, int n, int *order)
     hcomm.oversubscribed = false;
     sort_by(&host, n, order);
     for (int i = 0; i < n && !hcomm.oversubscribed;) {
-        int pes = 0;
-        cpu_set_t all;
-        CPU_ZERO(&all);
-        int first = order[i];
-        for (; i < n && same_name(&host, first, order[i]); i++, pes++)
-            CPU_OR(&all, &all, &cards[order[i]].cpus);
-        hcomm.oversubscribed = pes > CPU_COUNT(&all);
+        int pes = 0, first = order[i];
+        for (; i + pes < n && same_name(&host, first, order[i + pes]); pes++)
+            ;
+        hcomm.oversubscribed = pes > placement_union_cpus(cards, masks, order + i, pes);
+        i += pes;
     }
     /* The wait policy (util/spin.h) of every layer follows it. */
     oshm_oversubscribed = hcomm.oversubscribed;
+    oshm_debug("placement: %d PEs on %d nodes; %s", n, nodes,
+               hcomm.oversubscribed ? "some host runs more PEs than their cores: waits yield"
+                                    : "a core for every PE: waits spin");
     return nodes;
 }
 
@@ -411,17 +399,21 @@ int hcomm_init(const struct hcomm_config *cfg)
     hcomm.my_pe = me;
     hcomm.n_pes = n;
 
-    struct pe_card mine = {.pid = (int32_t)getpid(), .default_mode = (int32_t)cfg->default_mode};
-    if (sched_getaffinity(0, sizeof mine.cpus, &mine.cpus) != 0) {
-        CPU_ZERO(&mine.cpus);
-        CPU_SET(0, &mine.cpus);
+    struct placement_card mine = {.pid = (int32_t)getpid(),
+                                  .default_mode = (uint8_t)cfg->default_mode};
+    cpu_set_t my_cpus;
+    if (sched_getaffinity(0, sizeof my_cpus, &my_cpus) != 0) {
+        CPU_ZERO(&my_cpus);
+        CPU_SET(0, &my_cpus);
     }
+    placement_set_cpus(&mine, &my_cpus);
     char host[96];
     host_name(host, sizeof host);
     node_name(host, me, my_node_name, sizeof my_node_name);
     name_digest(mine.host, host);
     name_digest(mine.node, my_node_name);
-    struct pe_card *cards = calloc((size_t)n, sizeof *cards);
+    struct placement_card *cards = calloc((size_t)n, sizeof *cards);
+    cpu_set_t *masks = NULL;
     hcomm.node_of = calloc((size_t)n, sizeof *hcomm.node_of);
     hcomm.pid_of = calloc((size_t)n, sizeof *hcomm.pid_of);
     hcomm.eps = calloc((size_t)n, sizeof *hcomm.eps);
@@ -434,7 +426,14 @@ int hcomm_init(const struct hcomm_config *cfg)
         oshm_warn("bootstrap exchange of PE addresses failed");
         goto out;
     }
-    int nodes = place_pes(cards, n, order);
+    /* Rare (a PE free to use cores more than 64 apart): the whole masks. */
+    if (placement_wide(cards, n) &&
+        (!(masks = calloc((size_t)n, sizeof *masks)) ||
+         hcomm_exchange.allgather(&my_cpus, masks, sizeof my_cpus) != 0)) {
+        oshm_warn("bootstrap exchange of the PEs' cores failed");
+        goto out;
+    }
+    int nodes = place_pes(cards, masks, n, order);
     hcomm.my_node = hcomm.node_of[me];
     hcomm.shared_somewhere = false;
     for (int p = 0; p < n; p++)
@@ -460,6 +459,7 @@ int hcomm_init(const struct hcomm_config *cfg)
     rc = 0;
 out:
     free(cards);
+    free(masks);
     free(local_pids);
     free(order);
     /* Every peer's card is taken in: what the exchange holds of them, and

@@ -32,10 +32,9 @@ struct oshm_boot_ops {
     void (*forget)(void);
     /* Keeps what the PEs published for the last fence readable until
      * finalize, past forget, where that costs this PE nothing per peer
-     * until it reads one (node-shared memory read in place; PMIx's server's
-     * store): 0; -1 where it would be a copy
-     * per PE (NULL: never). What lets a PE reach a peer when it first
-     * needs to. */
+     * until it reads one (node-shared memory read in place; PMIx's
+     * server's store): 0; -1 where it would be a copy per PE (NULL:
+     * never). What lets a PE reach a peer when it first needs to. */
     int (*retain)(void);
     /* Ends the whole job with STATUS; does not return. FLAGS:
      * OSHM_BOOT_GLOBAL_EXIT for the program's shmem_global_exit, which the

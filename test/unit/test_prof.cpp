@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 // util/prof.h is C11: its thread-locals and static assertions in C++'s words.
 #define _Thread_local thread_local
@@ -56,6 +57,14 @@ class Prof : public ::testing::Test {
         oshm_env.profile_events = 1024;
         oshm_prof_start(0, 4, oshm_prof_clock_ns());
     }
+    // Stops the profiler and reads this PE's totals, one per family.
+    std::vector<oshm_prof_total> stop_and_total()
+    {
+        oshm_prof_stop();
+        std::vector<oshm_prof_total> totals(OSHM_PROF_NFAMILIES);
+        oshm_prof_totals(totals.data());
+        return totals;
+    }
     void TearDown() override
     {
         oshm_prof_release();
@@ -71,9 +80,7 @@ TEST_F(Prof, LongRunCountsExactlyAndTimesFewerCallsAsItGoes)
     const uint64_t n = 250000;
     for (uint64_t i = 0; i < n; i++)
         hot_put(8, 2);
-    oshm_prof_stop();
-    oshm_prof_total totals[OSHM_PROF_NFAMILIES];
-    oshm_prof_totals(totals);
+    std::vector<oshm_prof_total> totals = stop_and_total();
     EXPECT_EQ(totals[OSHM_PROF_put].calls, n);
     EXPECT_EQ(totals[OSHM_PROF_put].bytes, 8 * n);
     // The first call, 1,024 samples at 64 and 1,024 at 128, then 208 at 256:
@@ -93,9 +100,7 @@ TEST_F(Prof, SampleOneTimesEveryCall)
     const uint64_t n = 5000; // past the 1,024 samples after which a period doubles
     for (uint64_t i = 0; i < n; i++)
         hot_put(4, 1);
-    oshm_prof_stop();
-    oshm_prof_total totals[OSHM_PROF_NFAMILIES];
-    oshm_prof_totals(totals);
+    std::vector<oshm_prof_total> totals = stop_and_total();
     EXPECT_EQ(totals[OSHM_PROF_put].calls, n);
     EXPECT_EQ(totals[OSHM_PROF_put].timed, n);
 }
@@ -129,9 +134,7 @@ TEST_F(Prof, CallsInsideAnotherCountForNothing)
     oshm_prof_end(&outer, "shmem_barrier_all", 0, -1);
     for (int i = 0; i < 100; i++)
         hot_put(8, 3);
-    oshm_prof_stop();
-    oshm_prof_total totals[OSHM_PROF_NFAMILIES];
-    oshm_prof_totals(totals);
+    std::vector<oshm_prof_total> totals = stop_and_total();
     EXPECT_EQ(totals[OSHM_PROF_barrier].calls, 1u);
     EXPECT_EQ(totals[OSHM_PROF_put].calls, 100u);
 }

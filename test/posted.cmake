@@ -66,3 +66,25 @@ foreach(topo ofi-tcp ucx-tcp)
       ENVIRONMENT "${posted_env_${topo}}")
   endif()
 endforeach()
+
+# The first operations to each peer, while its endpoints still wire up
+# (endpoints are made on first use), through the default context and fresh
+# ones: a blocking put's source is free on return, put-fence-put arrive in
+# order, sizes around 8 KiB whole. Odd PE counts, more PEs than cores.
+oshm_pe_program(first_contact)
+foreach(spec "ucx-tcp|5" "node2-tcp|6" "ucx|4" "ofi-tcp|3")
+  string(REPLACE "|" ";" parts "${spec}")
+  list(GET parts 0 topo)
+  list(GET parts 1 n)
+  if(topo IN_LIST posted_topos)
+    set(labels "pe;ucx")
+    if(topo MATCHES "^ofi")
+      set(labels "pe;ofi")
+    endif()
+    add_test(NAME pe.first_contact.${topo}.np${n}
+      COMMAND ${OSHRUN} -np ${n} $<TARGET_FILE:first_contact>)
+    set_tests_properties(pe.first_contact.${topo}.np${n} PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}
+      LABELS "${labels}" PASS_REGULAR_EXPRESSION "first contact: passed"
+      ENVIRONMENT "${posted_env_${topo}}")
+  endif()
+endforeach()

@@ -168,7 +168,13 @@ int ucx_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan *
     ch->efd = -1;
     if (ucx.thread_on && ucp_worker_get_efd(ch->worker, &ch->efd) != UCS_OK)
         ch->efd = -1; /* the thread then looks at it now and then (PROGRESS_THREAD_RECHECK_NS) */
-    for (int pe = 0; eager && pe < ucx.n_pes; pe++)
+    /* With a progress thread, every PE answers a wire-up whatever its
+     * program does, so endpoints wait for first use (issue 29: a hello of
+     * 400 PEs as 50 nodes over tcp opened 156,000 connections). Without
+     * one, a peer computing outside the library would stall the first
+     * operation to it: the default channel connects while all PEs are in
+     * shmem_init. */
+    for (int pe = 0; eager && !ucx.thread_on && pe < ucx.n_pes; pe++)
         if (ucx.peer[pe])
             ucx_link_open(ch, ucx.peer[pe]);
     add_open(ch);

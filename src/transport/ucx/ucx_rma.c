@@ -2,6 +2,7 @@
  * UCX data operations: RMA, AMOs, signals, fence and quiet of a channel.
  */
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/log.h"
@@ -11,6 +12,67 @@ static inline void mark_pending(struct backend_chan *ch)
 {
     if (!atomic_load_explicit(&ch->pending, memory_order_relaxed))
         atomic_store_explicit(&ch->pending, true, memory_order_relaxed);
+}
+
+/* A blocking put on an endpoint still wiring up would wait for the peer to
+ * answer, a scheduler round trip on a crowded node, once per new peer in
+ * turn: a put to every PE of 128 as 16 nodes over tcp took 24 s, nearly
+ * all of it context switches. A small one is copied and posted instead
+ * (its source is free on return all the same), so that the wire-ups of
+ * many peers overlap and the program waits for them, if at all, in its
+ * next quiet or barrier. Once an operation on the link has completed, puts
+ * go straight from the source again. */
+#define UCX_BOUNCE_MAX 8192
+/* Copies in flight on one link at most: a loop of puts to a new peer waits
+ * from the 65th on, as before, instead of copying until the wire-up ends. */
+#define UCX_BOUNCE_DEPTH 64
+
+struct bounce {
+    struct ucx_link *link;
+    int pe;
+    char data[];
+};
+
+/* In the channel worker's progress, under the channel's lock. The request
+ * is freed here, not when posted: UCX calls no callback of a request freed
+ * before it completes. */
+static void bounce_done(void *req, ucs_status_t st, void *arg)
+{
+    struct bounce *b = arg;
+    /* Canceled: the worker is going away, after its channel was quieted. */
+    if (st != UCS_OK && st != UCS_ERR_CANCELED)
+        ucx_failed("put", b->pe, st);
+    if (st == UCS_OK)
+        b->link->wired = true;
+    b->link->bounced--;
+    free(b);
+    ucp_request_free(req);
+}
+
+static void put_bounced(struct backend_chan *ch, struct ucx_link *l, int pe, const void *src,
+                        size_t n, uint64_t at, ucp_rkey_h key)
+{
+    struct bounce *b = malloc(sizeof *b + n);
+    if (!b)
+        oshm_fatal("out of memory for a put to PE %d", pe);
+    b->link = l;
+    b->pe = pe;
+    memcpy(b->data, src, n);
+    ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
+                                               UCP_OP_ATTR_FIELD_USER_DATA,
+                               .cb.send = bounce_done,
+                               .user_data = b};
+    void *req = ucp_put_nbx(l->ep, b->data, n, at, key, &prm);
+    if (req == NULL) { /* done at once: no callback */
+        l->wired = true;
+        free(b);
+    } else if (UCS_PTR_IS_ERR(req)) {
+        free(b);
+        ucx_failed("put", pe, UCS_PTR_STATUS(req));
+    } else {
+        l->bounced++;
+    }
+    ucx_held(ch);
 }
 
 /* One contiguous transfer, split where it crosses from one registered range
@@ -25,15 +87,19 @@ static void transfer(bool put, struct backend_chan *ch, struct backend_peer *p, 
         size_t room;
         ucp_rkey_h key = ucx_rkey(l, p, seg, off, &room);
         size_t n = len < room ? len : room;
-        void *req = put ? ucp_put_nbx(l->ep, local, n, ucx_raddr(p, seg, off), key, &prm)
-                        : ucp_get_nbx(l->ep, local, n, ucx_raddr(p, seg, off), key, &prm);
+        if (put && !nbi && !l->wired && n <= UCX_BOUNCE_MAX && l->bounced < UCX_BOUNCE_DEPTH) {
+            put_bounced(ch, l, p->pe, local, n, ucx_raddr(p, seg, off), key);
+        } else {
+            void *req = put ? ucp_put_nbx(l->ep, local, n, ucx_raddr(p, seg, off), key, &prm)
+                            : ucp_get_nbx(l->ep, local, n, ucx_raddr(p, seg, off), key, &prm);
+            /* Blocking: on return the source may be reused (put) or the
+             * data is here (get). */
+            if (nbi)
+                ucx_release(ch, req, what, p->pe);
+            else
+                ucx_wait(ch, req, what, p->pe);
+        }
         len -= n;
-        /* Blocking: on return the source may be reused (put) or the data
-         * is here (get). */
-        if (nbi)
-            ucx_release(ch, req, what, p->pe);
-        else
-            ucx_wait(ch, req, what, p->pe);
         if (!len)
             return;
         off += n;

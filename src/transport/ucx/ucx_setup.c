@@ -148,6 +148,19 @@ static int ucx_open(const struct backend_config *cfg)
      * barrier over tcp took 19-68 us, bimodal, and 19-20 us without it. */
     if (!getenv("UCX_ADAPTIVE_PROGRESS"))
         (void)ucp_config_modify(config, "ADAPTIVE_PROGRESS", "n");
+    /* UCX's tcp keepalive gives a connection some 16 s to answer: 1,024 PEs
+     * as 128 nodes of 8 on one 2-core host (2 million connections, the
+     * loopback dropping packets) lost connections that way, "Endpoint
+     * timeout", in a put to every PE; with 300 s they completed. A PE that
+     * dies is the launcher's to report, a node that hangs its heartbeat's:
+     * from 34 PEs on, the idle time before probes is 0.3 s a PE. UCX 1.13's
+     * ucp_config_modify does not reach a transport's settings (it warns of
+     * them as unused): the environment, before UCX opens its transports. */
+    if (!getenv("UCX_TCP_KEEPIDLE") && cfg->n_pes > 33) {
+        char idle[32];
+        snprintf(idle, sizeof idle, "%ds", cfg->n_pes * 3 / 10);
+        setenv("UCX_TCP_KEEPIDLE", idle, 0);
+    }
     /* Several workers (target, one per channel) run in different threads. */
     ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES |
                                          UCP_PARAM_FIELD_MT_WORKERS_SHARED |

@@ -110,8 +110,10 @@ struct backend_ops {
     void (*close)(void);
 
     /* ---- channels ----
-     * EAGER: connect to every peer now (the default context, at start-up,
-     * while every PE progresses), not on the first operation to it. */
+     * EAGER: the default context, opened at start-up while every PE
+     * progresses: the backend may connect to every peer now rather than on
+     * the first operation to it (UCX does where no progress thread would
+     * answer a later wire-up while the peer computes). */
     int (*chan_open)(enum backend_chan_mode mode, bool eager, struct backend_chan **ch);
     void (*chan_close)(struct backend_chan *ch);
     /* From now on threads other than the opener use CH at once (called

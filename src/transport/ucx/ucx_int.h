@@ -55,9 +55,10 @@ struct backend_peer {
 /* A channel's connection to one peer, made on first use. */
 struct ucx_link {
     ucp_ep_h ep;
-    /* An operation on EP has completed: its wire-up is over; and puts
-     * copied and posted before that, not yet complete (ucx_rma.c,
-     * transfer). Under the channel's lock, as every use of the link. */
+    /* WIRED: a put on EP has completed, so its wire-up is over; until
+     * then blocking puts are copied and posted, BOUNCED of them not yet
+     * complete (ucx_rma.c, transfer). Under the channel's lock, as every
+     * use of the link. */
     bool wired;
     uint32_t bounced;
     ucp_rkey_h *rkey[BACKEND_MAX_SEGS]; /* UCX_MAX_RANGES each, unpacked on first use */

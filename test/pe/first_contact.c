@@ -24,7 +24,10 @@
 
 static const size_t sizes[] = {8, 8192, MAXLEN, 96};
 
-static unsigned char pattern(int from, int ctx, size_t i) { return (unsigned char)(from * 31 + ctx * 7 + i * 13 + 1); }
+static unsigned char pattern(int from, int ctx, size_t i)
+{
+    return (unsigned char)(from * 31 + ctx * 7 + i * 13 + 1);
+}
 
 int main(void)
 {

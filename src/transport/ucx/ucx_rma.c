@@ -20,8 +20,8 @@ static inline void mark_pending(struct backend_chan *ch)
  * all of it context switches. A small one is copied and posted instead
  * (its source is free on return all the same), so that the wire-ups of
  * many peers overlap and the program waits for them, if at all, in its
- * next quiet or barrier. Once an operation on the link has completed, puts
- * go straight from the source again. */
+ * next quiet or barrier. Once a put on the link has completed, puts go
+ * straight from the source again. */
 #define UCX_BOUNCE_MAX 8192
 /* Copies in flight on one link at most: a loop of puts to a new peer waits
  * from the 65th on, as before, instead of copying until the wire-up ends. */

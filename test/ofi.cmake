@@ -3,7 +3,7 @@
 # tcp;ofi_rxm provider (manual progress, no FI_FENCE, ordering only within
 # RMA and within atomics) and the sockets one (automatic progress, FI_FENCE,
 # strict order), at 2 and 4 PEs, and as split nodes (two PEs a node: shared
-# memory inside, libfabric between).
+# memory inside, libfabric between, as SHMEM_REMOTE_TRANSPORT=ofi makes it).
 # SHMEM_TRANSPORT=auto's choice between UCX and libfabric (a pure function,
 # built with or without either library).
 if(TARGET oshm_unit_tests)
@@ -19,7 +19,7 @@ set(ofi_providers tcp sockets)
 set(ofi_topo_ofi "2;4")
 set(ofi_env_ofi "SHMEM_TRANSPORT=ofi")
 set(ofi_topo_split "4")
-set(ofi_env_split "SHMEM_TRANSPORT=ofi;SHMEM_NODE_ID=%2p")
+set(ofi_env_split "SHMEM_REMOTE_TRANSPORT=ofi;SHMEM_NODE_ID=%2p")
 
 foreach(prov ${ofi_providers})
   foreach(topo ofi split)
@@ -102,6 +102,20 @@ add_test(NAME ofi.force_unknown COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:setup>)
 set_tests_properties(ofi.force_unknown PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS "pe;ofi"
   ENVIRONMENT "SHMEM_TRANSPORT=ofi;FI_PROVIDER=tcp;SHMEM_OFI_FORCE=local,bogus"
   PASS_REGULAR_EXPRESSION "SHMEM_OFI_FORCE: unknown word 'bogus'")
+
+# SHMEM_REMOTE_TRANSPORT picks the backend between nodes under auto, shared
+# memory staying within a node.
+oshm_pe_program(transports)
+foreach(remote ofi ucx)
+  if(remote STREQUAL "ucx" AND NOT OSHM_HAVE_UCX)
+    continue()
+  endif()
+  add_test(NAME pe.transports.remote-${remote}.np4 COMMAND ${OSHRUN} -np 4
+    $<TARGET_FILE:transports> ${remote})
+  set_tests_properties(pe.transports.remote-${remote}.np4 PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT}
+    LABELS "pe;ofi" PASS_REGULAR_EXPRESSION "transports: shm shm ${remote} ${remote}"
+    ENVIRONMENT "SHMEM_REMOTE_TRANSPORT=${remote};SHMEM_NODE_ID=%2p;FI_PROVIDER=tcp;UCX_TLS=tcp")
+endforeach()
 
 # A provider that does not exist: a clear error, not a hang or a crash.
 add_test(NAME ofi.no_provider COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:setup>)

@@ -222,11 +222,26 @@ static int open_auto(const struct hcomm_config *cfg, int *rc)
     return 1;
 }
 
-/* Opens the network backend SHMEM_TRANSPORT names, or else the first one
- * built in that opens (in the order of cfg->backends). */
-static int open_network(const struct hcomm_config *cfg, bool spans_nodes)
+/* The network backend SHMEM_TRANSPORT names (every PE through it), else
+ * the one SHMEM_REMOTE_TRANSPORT names (other nodes only), else NULL. */
+static const char *network_named(const char **by)
 {
-    const char *want = network_only() ? oshm_transport_name(oshm_env.transport) : NULL;
+    *by = "SHMEM_TRANSPORT";
+    if (network_only())
+        return oshm_transport_name(oshm_env.transport);
+    *by = "SHMEM_REMOTE_TRANSPORT";
+    return oshm_env.remote_transport == OSHM_REMOTE_UCX   ? "ucx"
+           : oshm_env.remote_transport == OSHM_REMOTE_OFI ? "ofi"
+                                                          : NULL;
+}
+
+/* Opens the network backend SHMEM_TRANSPORT or SHMEM_REMOTE_TRANSPORT
+ * names, or else the first one built in that opens (in the order of
+ * cfg->backends). */
+static int open_network(const struct hcomm_config *cfg)
+{
+    const char *by;
+    const char *want = network_named(&by);
     int rc;
     if (!want && open_auto(cfg, &rc))
         return rc;
@@ -239,9 +254,9 @@ static int open_network(const struct hcomm_config *cfg, bool spans_nodes)
             return 0;
     }
     if (!built)
-        oshm_warn("%s%s, and this library was built without %s (install %s and rebuild)",
-                  spans_nodes ? "the job spans several nodes" : "SHMEM_TRANSPORT=",
-                  spans_nodes ? "" : want, want ? "that backend" : "a network backend",
+        oshm_warn("%s%s%s, and this library was built without %s (install %s and rebuild)",
+                  want ? by : "the job spans several nodes", want ? "=" : "", want ? want : "",
+                  want ? "that backend" : "a network backend",
                   want && strcmp(want, "ofi") == 0 ? "libfabric-dev" : "libucx-dev or libfabric-dev");
     return -1;
 }
@@ -323,7 +338,7 @@ static int open_backends(const struct hcomm_config *cfg, int nodes)
     }
     if (open_backend(local_backend(cfg), cfg) != 0)
         return -1;
-    if ((network_only() || nodes > 1) && open_network(cfg, nodes > 1 && !network_only()) != 0)
+    if ((network_only() || nodes > 1) && open_network(cfg) != 0)
         return -1;
     hcomm.mixed = hcomm.n_backends > 1;
     return 0;

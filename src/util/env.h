@@ -19,6 +19,13 @@ enum oshm_transport_choice {
     OSHM_TRANSPORT_OFI,  /* libfabric to every other PE, even on the same node */
 };
 
+/* SHMEM_REMOTE_TRANSPORT: the backend between nodes under SHMEM_TRANSPORT=auto. */
+enum oshm_remote_transport_choice {
+    OSHM_REMOTE_AUTO, /* UCX, unless only libfabric has a fabric (transport/choose.h) */
+    OSHM_REMOTE_UCX,
+    OSHM_REMOTE_OFI,
+};
+
 /* SHMEM_COLL_FCOLLECT (the order of its choices). */
 enum oshm_coll_fcollect_choice {
     OSHM_FCOLLECT_AUTO,

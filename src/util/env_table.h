@@ -42,6 +42,9 @@
     X(SHMEM_TRANSPORT, transport, CHOICE, USER, "auto", "auto|shm|ucx|ofi", "", "hcomm",        \
       "auto: shared memory within a node, UCX (else libfabric) between nodes; shm: shared "     \
       "memory only; ucx: UCX to every other PE; ofi: libfabric to every other PE")              \
+    X(SHMEM_REMOTE_TRANSPORT, remote_transport, CHOICE, USER, "auto", "auto|ucx|ofi", "",     \
+      "hcomm", "under SHMEM_TRANSPORT=auto, the backend between nodes: auto: UCX, unless only "  \
+      "libfabric has a network faster than tcp; ucx; ofi (shared memory stays within a node)") \
     X(SHMEM_OFI_PROVIDER, ofi_provider, STRING, USER, "", "", "", "transport/ofi",              \
       "the libfabric provider (e.g. tcp, verbs, cxi, efa); else FI_PROVIDER, else the first "   \
       "that offers RMA and atomics")                                                            \

@@ -10,17 +10,24 @@
  *  - sizes on both sides of 8 KiB, and one word, all arrive whole.
  * Every PE does this to every other PE, so every ordered pair of PEs is a
  * first contact once per context.
+ * Then PE 0 puts a word to every other PE at once through one more fresh
+ * context (several first contacts in flight together, none fenced) and
+ * computes, calling nothing, until every PE has acknowledged its word by
+ * an atomic add: the puts must reach their targets while their initiator
+ * computes (a put held back for its connection included).
  */
 #include <shmem.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 
 #define NCTX 4 /* the default context and three created ones */
 #define MAXLEN 8200
+#define COMPUTE_LIMIT_S 60 /* PE 0 gives up on the acknowledgements */
 
 static const size_t sizes[] = {8, 8192, MAXLEN, 96};
 
@@ -75,7 +82,34 @@ int main(void)
         }
     CHECK(bad == 0, "%d first puts arrived wrong or after their flag", bad);
 
+    /* Several first contacts at once, then computation. */
+    long *word = shmem_calloc(1, sizeof(long));
+    long *acks = shmem_calloc(1, sizeof(long));
+    CHECK(word && acks, "symmetric allocation failed");
+    shmem_ctx_t fresh = SHMEM_CTX_DEFAULT;
+    if (shmem_ctx_create(0, &fresh) != 0)
+        fresh = SHMEM_CTX_DEFAULT;
     shmem_barrier_all();
+    if (me == 0) {
+        for (int to = 1; to < n; to++)
+            shmem_ctx_long_p(fresh, word, 1000 + to, to);
+        struct timespec t0, t;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        volatile long *seen = acks;
+        do
+            clock_gettime(CLOCK_MONOTONIC, &t);
+        while (*seen < n - 1 && t.tv_sec - t0.tv_sec < COMPUTE_LIMIT_S);
+        CHECK(*seen == n - 1, "%ld of %d PEs saw PE 0's put while it computed for %d s", *seen,
+              n - 1, COMPUTE_LIMIT_S);
+    } else {
+        shmem_long_wait_until(word, SHMEM_CMP_EQ, 1000 + me);
+        shmem_long_atomic_add(acks, 1, 0);
+    }
+    shmem_barrier_all();
+    if (fresh != SHMEM_CTX_DEFAULT)
+        shmem_ctx_destroy(fresh);
+    shmem_free(acks);
+    shmem_free(word);
     for (int c = 1; c < NCTX; c++)
         if (ctx[c] != SHMEM_CTX_DEFAULT)
             shmem_ctx_destroy(ctx[c]);

@@ -82,6 +82,8 @@ static uint64_t read_count(struct backend_chan *ch, int kind)
 
 void ofi_wait(struct backend_chan *ch, int kind, const char *what, int pe)
 {
+    if (kind == OFI_WRITES)
+        ofi_park_drain(ch);
     uint64_t want = ofi_load(&ch->count[kind].issued);
     uint32_t idle = 0, polls = 0;
     if (ofi_load(&ch->count[kind].seen) >= want)
@@ -149,6 +151,7 @@ int ofi_chan_open(enum backend_chan_mode mode, bool eager, struct backend_chan *
     pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&ch->lock, &ma);
     pthread_mutexattr_destroy(&ma);
+    pthread_mutex_init(&ch->park_lock, NULL);
     ch->cq_fd = -1;
     /* Never waited on in the kernel: a counter with a wait object makes
      * rxm signal it (a write and a read of a pipe) for every completion. */
@@ -204,6 +207,8 @@ static void free_chan(struct chan_pool_entry *e)
     if (ch->cq)
         fi_close(&ch->cq->fid);
     free(ch->scratch);
+    ofi_park_free(ch);
+    pthread_mutex_destroy(&ch->park_lock);
     pthread_mutex_destroy(&ch->lock);
     free(ch);
 }
@@ -235,6 +240,7 @@ static unsigned chans_progress(void)
      * channel's counters. */
     for (struct chan_pool_entry *e = ofi.chans.open; e; e = e->next) {
         struct backend_chan *ch = OFI_CHAN_OF(e);
+        n += ofi_park_progress(ch);
         for (int kind = OFI_WRITES; kind <= OFI_READS; kind++)
             if (ofi_in_flight(ch, kind)) {
                 uint64_t before = ofi_load(&ch->count[kind].seen);
@@ -284,6 +290,8 @@ static int thread_arm(struct pollfd *fds, int max, bool *partial)
     *partial |= !listed;
     for (struct chan_pool_entry *e = listed ? ofi.chans.open : NULL; e; e = e->next) {
         struct backend_chan *ch = OFI_CHAN_OF(e);
+        /* Parked puts wait for a connection that no descriptor announces. */
+        *partial |= atomic_load_explicit(&ch->n_parked, memory_order_relaxed) != 0;
         if (!ofi_in_flight(ch, OFI_WRITES) && !ofi_in_flight(ch, OFI_READS))
             continue;
         if (n == max || ch->cq_fd < 0) {

@@ -2,7 +2,8 @@
  * The libfabric backend's own state, shared by its files:
  *   ofi_setup.c   provider choice, domain, registration, cards, peers, growth;
  *   ofi_chan.c    channels (an endpoint each), waits, progress, its thread;
- *   ofi_rma.c     the data operations and the ops table.
+ *   ofi_rma.c     the data operations and the ops table;
+ *   ofi_park.c    small puts that wait for their peer's connection.
  *
  * Two kinds of endpoint, as in the UCX backend. The PE's *target endpoint*
  * is the one whose address peers put in their address vectors and the one
@@ -133,6 +134,15 @@ struct backend_chan {
     struct fid_mr *scratch_mr;
     void *scratch_desc;
     struct chan_pool_entry pooled;
+    /* Small puts waiting for their peer's connection (ofi_park.c): a list
+     * under PARK_LOCK, its length (read without the lock), each PE's
+     * state in it (n_pes bytes, made at the first parking), and how many
+     * puts were parked. */
+    pthread_mutex_t park_lock;
+    struct ofi_parked *park_head, *park_tail;
+    _Atomic uint32_t n_parked;
+    uint8_t *park_state;
+    uint32_t park_count;
 };
 
 #define OFI_CHAN_OF(E) CHAN_POOL_OWNER(E, struct backend_chan, pooled)
@@ -207,6 +217,19 @@ unsigned ofi_target_progress(void);
 unsigned ofi_progress(void);
 int ofi_thread_start(void);
 void ofi_thread_stop(void);
+
+/* ---- ofi_park.c ---- */
+/* Posts MSG, a put of at most the inject size with FLAGS, or, while the
+ * connection to PE is being made, parks a copy of it. */
+void ofi_park_put(struct backend_chan *ch, const struct fi_msg_rma *msg, uint64_t flags, int pe);
+/* Posts every put CH parked, waiting for their connections: before any
+ * other operation, wait for writes or fence of CH. */
+void ofi_park_drain(struct backend_chan *ch);
+/* Posts what it can of CH's parked puts without waiting (any thread);
+ * returns how many. */
+unsigned ofi_park_progress(struct backend_chan *ch);
+/* Frees what CH parked (the channel is being freed). */
+void ofi_park_free(struct backend_chan *ch);
 
 /* ---- ofi_rma.c ---- */
 void ofi_put(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,

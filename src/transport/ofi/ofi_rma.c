@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/log.h"
+#include "util/spin.h"
 #include "transport/ofi/ofi_int.h"
 
 /* The range of P's segment SEG that holds OFF; *ROOM: bytes from OFF to its
@@ -30,14 +31,17 @@ static inline uint64_t raddr(const struct ofi_rrange *r, size_t off)
     return r->addr0 + (off - r->start);
 }
 
-/* Retries while the provider's queues are full, moving them along. */
+/* Retries while the provider's queues are full or the connection to the
+ * peer is still being made (tcp;ofi_rxm answers -FI_EAGAIN until the peer
+ * accepted), moving them along. The retries wait as any wait does
+ * (util/spin.h): where PEs outnumber cores the peer that must accept may
+ * need this core. */
 #define OFI_POST(ch, call, what, pe)                                                             \
     do {                                                                                         \
         ssize_t rc_;                                                                             \
-        while ((rc_ = (call)) == -FI_EAGAIN) {                                                   \
-            ofi_chan_poll(ch);                                                                   \
-            ofi_target_progress();                                                               \
-        }                                                                                        \
+        uint32_t idle_ = 0;                                                                      \
+        while ((rc_ = (call)) == -FI_EAGAIN)                                                     \
+            oshm_spin_after(ofi_chan_poll(ch) + ofi_target_progress(), &idle_);                \
         if (rc_ != 0)                                                                            \
             ofi_failed(what, pe, (int)rc_);                                                      \
     } while (0)
@@ -105,11 +109,11 @@ static bool transfer(bool put, struct backend_chan *ch, struct backend_peer *p, 
         struct fi_msg_rma msg = {.msg_iov = &iov, .desc = &desc, .iov_count = 1,
                                  .addr = p->addr, .rma_iov = &rma, .rma_iov_count = 1};
         uint64_t flags = next_flags(ch);
-        if (put) {
-            if (n <= ofi.inject_size)
-                flags |= FI_INJECT;
-            else
-                must_wait = true;
+        if (put && n <= ofi.inject_size) {
+            ofi_park_put(ch, &msg, flags | FI_INJECT, p->pe);
+        } else if (put) {
+            must_wait = true;
+            ofi_park_drain(ch);
             OFI_POST(ch, fi_writemsg(ch->ep, &msg, flags), what, p->pe);
             ofi_issued(ch, OFI_WRITES);
         } else {
@@ -141,6 +145,7 @@ void ofi_get(struct backend_chan *ch, struct backend_peer *p, int seg, size_t of
              size_t len, bool nbi)
 {
     ofi_enter(ch);
+    ofi_park_drain(ch);
     reads_after_writes(ch, p->pe);
     transfer(false, ch, p, seg, off, dst, len);
     if (!nbi)
@@ -155,6 +160,7 @@ static void strided(bool put, struct backend_chan *ch, struct backend_peer *p, i
                     size_t nelems)
 {
     ofi_enter(ch);
+    ofi_park_drain(ch);
     if (!put)
         reads_after_writes(ch, p->pe);
     bool must_wait = false;
@@ -329,6 +335,7 @@ uint64_t ofi_amo(struct backend_chan *ch, struct backend_peer *p, int seg, size_
                  enum backend_amo_op op, size_t size, uint64_t operand, uint64_t compare)
 {
     ofi_enter(ch);
+    ofi_park_drain(ch);
     uint64_t old = do_amo(ch, p, seg, off, op, size, operand, compare, 0);
     ofi_leave(ch);
     return backend_amo_fetches(op) ? old : 0;
@@ -354,6 +361,7 @@ void ofi_signal(struct backend_chan *ch, struct backend_peer *p, int seg, size_t
                 uint64_t value, enum backend_signal_op op)
 {
     ofi_enter(ch);
+    ofi_park_drain(ch);
     uint64_t flags = order_writes(ch);
     do_amo(ch, p, seg, off, op == BACKEND_SIGNAL_ADD ? BACKEND_AMO_ADD : BACKEND_AMO_SET, 8,
            value, 0, flags);
@@ -363,6 +371,7 @@ void ofi_signal(struct backend_chan *ch, struct backend_peer *p, int seg, size_t
 void ofi_fence(struct backend_chan *ch)
 {
     ofi_enter(ch);
+    ofi_park_drain(ch);
     if (order_writes(ch))
         ch->fence_next = true;
     ofi_leave(ch);

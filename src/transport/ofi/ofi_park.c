@@ -7,13 +7,16 @@
  * round trip to the peer; a program that puts to every PE paid them one
  * after another: at 256 PEs as 32 nodes on 2 cores the put to every PE
  * took 70 s, most of it waiting for one peer at a time. A put that fits
- * the provider's inject size (the source is copied at posting anyway) is
- * instead copied here and posted once the connection is up; the next
- * puts go on to their own peers, so the connections are made side by
- * side. Per peer the parked puts keep their order, and every operation
- * other than a small put, every wait for writes and every fence posts them
- * all first, so the channel's later operations come after them as before.
- * The progress thread posts them too, so a program that computes after its
+ * the provider's inject size (the source is copied at posting anyway) to
+ * a peer that no put of the channel has reached yet is instead copied
+ * here and posted once the connection is up; the next puts go on to their
+ * own peers, so the connections are made side by side. Once a put to the
+ * peer was posted, -FI_EAGAIN means full queues, and the put waits for
+ * room as before (a stream of puts to one peer is not copied). Per peer
+ * the parked puts keep their order, and every operation other than a
+ * small put, every wait for writes and every fence posts them all first,
+ * so the channel's later operations come after them as before. The
+ * progress thread posts them too, so a program that computes after its
  * puts still sees them delivered.
  */
 #include <stdlib.h>
@@ -29,8 +32,12 @@
  * progress thread and the waits try them too). */
 #define OFI_PARK_RETRY_EVERY 16
 
-/* A peer's state in a channel's park_state. */
-enum { PARK_NONE, PARK_PARKED, PARK_BLOCKED /* still connecting, this pass */ };
+/* A peer's state in a channel's park_state (bits). */
+enum {
+    PARK_QUEUED = 1,    /* puts to it are parked */
+    PARK_BLOCKED = 2,   /* it answered -FI_EAGAIN in this pass */
+    PARK_CONNECTED = 4, /* a put to it was posted: its connection is made */
+};
 
 struct ofi_parked {
     struct ofi_parked *next;
@@ -61,9 +68,9 @@ static unsigned pass(struct backend_chan *ch)
     struct ofi_parked **link = &ch->park_head, *e;
     ch->park_tail = NULL;
     while ((e = *link) != NULL) {
-        ssize_t rc = ch->park_state[e->pe] == PARK_BLOCKED ? -FI_EAGAIN : post(ch, e);
+        ssize_t rc = (ch->park_state[e->pe] & PARK_BLOCKED) ? -FI_EAGAIN : post(ch, e);
         if (rc == -FI_EAGAIN) {
-            ch->park_state[e->pe] = PARK_BLOCKED;
+            ch->park_state[e->pe] |= PARK_BLOCKED;
             ch->park_tail = e;
             link = &e->next;
             continue;
@@ -71,7 +78,7 @@ static unsigned pass(struct backend_chan *ch)
         if (rc != 0)
             ofi_failed("put", e->pe, (int)rc);
         ofi_issued(ch, OFI_WRITES);
-        ch->park_state[e->pe] = PARK_NONE;
+        ch->park_state[e->pe] = PARK_CONNECTED;
         *link = e->next;
         free(e);
         posted++;
@@ -80,7 +87,7 @@ static unsigned pass(struct backend_chan *ch)
         atomic_fetch_sub_explicit(&ch->n_parked, 1, memory_order_release);
     }
     for (e = ch->park_head; e; e = e->next)
-        ch->park_state[e->pe] = PARK_PARKED;
+        ch->park_state[e->pe] = (ch->park_state[e->pe] & PARK_CONNECTED) | PARK_QUEUED;
     return posted;
 }
 
@@ -112,12 +119,18 @@ unsigned ofi_park_progress(struct backend_chan *ch)
     return n;
 }
 
+/* CH's state of every PE, made at its first put. */
+static uint8_t *states(struct backend_chan *ch)
+{
+    if (!ch->park_state && !(ch->park_state = calloc((size_t)ofi.n_pes, 1)))
+        oshm_fatal("out of memory for a context's %d connection states", ofi.n_pes);
+    return ch->park_state;
+}
+
 /* Copies MSG's put to the end of CH's parked puts (park_lock held). */
 static void park(struct backend_chan *ch, const struct fi_msg_rma *msg, uint64_t flags, int pe)
 {
     size_t len = msg->msg_iov[0].iov_len;
-    if (!ch->park_state && !(ch->park_state = calloc((size_t)ofi.n_pes, 1)))
-        oshm_fatal("out of memory parking a put to PE %d", pe);
     struct ofi_parked *e = malloc(sizeof *e + len);
     if (!e)
         oshm_fatal("out of memory parking a put to PE %d", pe);
@@ -129,25 +142,41 @@ static void park(struct backend_chan *ch, const struct fi_msg_rma *msg, uint64_t
     else
         ch->park_head = e;
     ch->park_tail = e;
-    ch->park_state[pe] = PARK_PARKED;
+    ch->park_state[pe] |= PARK_QUEUED;
     atomic_fetch_add_explicit(&ch->n_parked, 1, memory_order_relaxed);
     if (++ch->park_count % OFI_PARK_RETRY_EVERY == 0)
         pass(ch);
     progress_thread_kick(&ofi.thread);
 }
 
-/* Posts MSG now, waiting for its connection: after every parked put
- * (park_lock held). */
-static void post_now(struct backend_chan *ch, const struct fi_msg_rma *msg, uint64_t flags, int pe)
+/* Posts MSG, waiting for room or its connection. */
+static void post_wait(struct backend_chan *ch, const struct fi_msg_rma *msg, uint64_t flags, int pe)
 {
-    drain_locked(ch);
     uint32_t idle = 0;
     ssize_t rc;
     while ((rc = fi_writemsg(ch->ep, msg, flags)) == -FI_EAGAIN)
         oshm_spin_after(ofi_chan_poll(ch) + ofi_target_progress(), &idle);
     if (rc != 0)
         ofi_failed("put", pe, (int)rc);
+    states(ch)[pe] |= PARK_CONNECTED;
     ofi_issued(ch, OFI_WRITES);
+}
+
+/* After fi_writemsg answered RC for MSG to PE: counted, parked, or posted
+ * once there is room (park_lock held where puts are parked). */
+static void posted_or_parked(struct backend_chan *ch, ssize_t rc, const struct fi_msg_rma *msg,
+                             uint64_t flags, int pe)
+{
+    if (rc == 0) {
+        states(ch)[pe] |= PARK_CONNECTED;
+        ofi_issued(ch, OFI_WRITES);
+    } else if (rc != -FI_EAGAIN) {
+        ofi_failed("put", pe, (int)rc);
+    } else if (states(ch)[pe] & PARK_CONNECTED) {
+        post_wait(ch, msg, flags, pe); /* full queues */
+    } else {
+        park(ch, msg, flags, pe);
+    }
 }
 
 void ofi_park_put(struct backend_chan *ch, const struct fi_msg_rma *msg, uint64_t flags, int pe)
@@ -157,34 +186,30 @@ void ofi_park_put(struct backend_chan *ch, const struct fi_msg_rma *msg, uint64_
         /* Parked, it would leave the puts after it to other peers
          * unfenced. */
         pthread_mutex_lock(&ch->park_lock);
-        post_now(ch, msg, flags, pe);
+        drain_locked(ch);
+        post_wait(ch, msg, flags, pe);
         pthread_mutex_unlock(&ch->park_lock);
         return;
     }
     if (atomic_load_explicit(&ch->n_parked, memory_order_acquire) == 0) {
-        if ((rc = fi_writemsg(ch->ep, msg, flags)) == 0) {
-            ofi_issued(ch, OFI_WRITES);
+        /* Nothing parked: no other thread touches the states. */
+        rc = fi_writemsg(ch->ep, msg, flags);
+        if (rc == 0 || (rc == -FI_EAGAIN && (states(ch)[pe] & PARK_CONNECTED))) {
+            posted_or_parked(ch, rc, msg, flags, pe);
             return;
         }
-        if (rc != -FI_EAGAIN)
-            ofi_failed("put", pe, (int)rc);
         pthread_mutex_lock(&ch->park_lock);
-        park(ch, msg, flags, pe);
+        posted_or_parked(ch, rc, msg, flags, pe);
         pthread_mutex_unlock(&ch->park_lock);
         return;
     }
     pthread_mutex_lock(&ch->park_lock);
     if (atomic_load_explicit(&ch->n_parked, memory_order_relaxed) >= OFI_PARK_MAX)
         drain_locked(ch);
-    if (ch->park_head && ch->park_state[pe] != PARK_NONE) {
+    if (ch->park_head && (ch->park_state[pe] & PARK_QUEUED))
         park(ch, msg, flags, pe); /* behind the peer's earlier puts */
-    } else if ((rc = fi_writemsg(ch->ep, msg, flags)) == 0) {
-        ofi_issued(ch, OFI_WRITES);
-    } else if (rc == -FI_EAGAIN) {
-        park(ch, msg, flags, pe);
-    } else {
-        ofi_failed("put", pe, (int)rc);
-    }
+    else
+        posted_or_parked(ch, fi_writemsg(ch->ep, msg, flags), msg, flags, pe);
     pthread_mutex_unlock(&ch->park_lock);
 }
 

@@ -13,8 +13,8 @@
 
 int main(int argc, char **argv)
 {
-    CHECK(argc == 2, "usage: transports REMOTE-BACKEND");
     shmem_init();
+    CHECK(argc == 2, "usage: transports REMOTE-BACKEND");
     int me = shmem_my_pe(), n = shmem_n_pes();
     for (int pe = 0; pe < n; pe++) {
         bool local = shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED) >= 0;

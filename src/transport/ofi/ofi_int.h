@@ -36,6 +36,7 @@
 #include "transport/backend.h"
 #include "transport/chan_pool.h"
 #include "transport/progress_thread.h"
+#include "util/spin.h"
 
 /* libfabric's exported entry points, loaded at run time (ofi_dl.c). The
  * names below make the backend's calls go through the table. */
@@ -136,8 +137,8 @@ struct backend_chan {
     struct chan_pool_entry pooled;
     /* Small puts waiting for their peer's connection (ofi_park.c): a list
      * under PARK_LOCK, its length (read without the lock), each PE's
-     * state in it (n_pes bytes, made at the first parking), and how many
-     * puts were parked. */
+     * state (n_pes bytes, made at the channel's first small put), and how
+     * many puts were parked. */
     pthread_mutex_t park_lock;
     struct ofi_parked *park_head, *park_tail;
     _Atomic uint32_t n_parked;
@@ -217,6 +218,21 @@ unsigned ofi_target_progress(void);
 unsigned ofi_progress(void);
 int ofi_thread_start(void);
 void ofi_thread_stop(void);
+
+/* Retries while the provider's queues are full or the connection to the
+ * peer is still being made (tcp;ofi_rxm answers -FI_EAGAIN until the peer
+ * accepted), moving them along. The retries wait as any wait does
+ * (util/spin.h): where PEs outnumber cores the peer that must accept may
+ * need this core. */
+#define OFI_POST(ch, call, what, pe)                                                             \
+    do {                                                                                         \
+        ssize_t rc_;                                                                             \
+        uint32_t idle_ = 0;                                                                      \
+        while ((rc_ = (call)) == -FI_EAGAIN)                                                     \
+            oshm_spin_after(ofi_chan_poll(ch) + ofi_target_progress(), &idle_);                \
+        if (rc_ != 0)                                                                            \
+            ofi_failed(what, pe, (int)rc_);                                                      \
+    } while (0)
 
 /* ---- ofi_park.c ---- */
 /* Posts MSG, a put of at most the inject size with FLAGS, or, while the

@@ -152,12 +152,7 @@ static void park(struct backend_chan *ch, const struct fi_msg_rma *msg, uint64_t
 /* Posts MSG, waiting for room or its connection. */
 static void post_wait(struct backend_chan *ch, const struct fi_msg_rma *msg, uint64_t flags, int pe)
 {
-    uint32_t idle = 0;
-    ssize_t rc;
-    while ((rc = fi_writemsg(ch->ep, msg, flags)) == -FI_EAGAIN)
-        oshm_spin_after(ofi_chan_poll(ch) + ofi_target_progress(), &idle);
-    if (rc != 0)
-        ofi_failed("put", pe, (int)rc);
+    OFI_POST(ch, fi_writemsg(ch->ep, msg, flags), "put", pe);
     states(ch)[pe] |= PARK_CONNECTED;
     ofi_issued(ch, OFI_WRITES);
 }

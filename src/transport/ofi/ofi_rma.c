@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "util/log.h"
-#include "util/spin.h"
 #include "transport/ofi/ofi_int.h"
 
 /* The range of P's segment SEG that holds OFF; *ROOM: bytes from OFF to its
@@ -30,21 +29,6 @@ static inline uint64_t raddr(const struct ofi_rrange *r, size_t off)
 {
     return r->addr0 + (off - r->start);
 }
-
-/* Retries while the provider's queues are full or the connection to the
- * peer is still being made (tcp;ofi_rxm answers -FI_EAGAIN until the peer
- * accepted), moving them along. The retries wait as any wait does
- * (util/spin.h): where PEs outnumber cores the peer that must accept may
- * need this core. */
-#define OFI_POST(ch, call, what, pe)                                                             \
-    do {                                                                                         \
-        ssize_t rc_;                                                                             \
-        uint32_t idle_ = 0;                                                                      \
-        while ((rc_ = (call)) == -FI_EAGAIN)                                                     \
-            oshm_spin_after(ofi_chan_poll(ch) + ofi_target_progress(), &idle_);                \
-        if (rc_ != 0)                                                                            \
-            ofi_failed(what, pe, (int)rc_);                                                      \
-    } while (0)
 
 /* The flags of CH's next operation: FI_FENCE once after a fence. */
 static inline uint64_t next_flags(struct backend_chan *ch)

@@ -22,9 +22,12 @@
  *              OSHM_NET_DIRECT_MAX PEs direct: every PE sends each block's
  *              owner its part, the owner sends the result to all, 2 steps;
  *   alltoall   every PE sends each its block at once, one step;
- *   collect    an allgather of the sizes (recursive doubling), then every
- *              PE sends each its block at once: log2 n + 1 steps where the
- *              chain of offsets took n - 1.
+ *   collect    at a power of two of PEs, an allgather of the sizes and
+ *              then of the blocks, each by recursive doubling (2 log2 n
+ *              steps, one message each); the blocks are sent to every PE
+ *              at once where their total passes OSHM_NET_COLLECT_RDBL_MAX
+ *              bytes; other PE counts send sizes, then blocks, to every PE
+ *              at once (two steps where the chain of offsets took n - 1).
  * fcollect keeps its recursive doubling, Bruck and ring (coll_fcollect.c),
  * on notifies too.
  *
@@ -56,6 +59,10 @@
  * halving's fewer messages won: 4 PEs on 2 cores, 64 KiB, 447 us median
  * against 535 direct. */
 #define OSHM_NET_DIRECT_MAX 8
+/* A collect's blocks by recursive doubling up to this many bytes in all;
+ * beyond, each PE's block goes to every PE once, as fcollect leaves
+ * recursive doubling for a ring past its own total. */
+#define OSHM_NET_COLLECT_RDBL_MAX (1u << 20)
 
 /* PEs of a set taking part: N of them, set index INDEX[i] (or i), this PE
  * being number ME. */

@@ -244,7 +244,9 @@ static void run_collects_of(const struct set *s, size_t nlong, bool with_collect
     int idx = set_index(s);
     long *d = (long *)dst, *sr = (long *)src;
     size_t all = nlong * (size_t)s->size;
-    size_t collected = (size_t)s->size * ((size_t)s->size + 1) / 2; /* collect's total */
+    /* collect: PE k gives k + 1 longs, or k with blocks of 1 (PE 0 none) */
+    size_t extra = nlong == 1 ? 0 : 1;
+    size_t collected = (size_t)s->size * ((size_t)s->size - 1) / 2 + extra * (size_t)s->size;
     for (int op = 0; op < 3; op++) {
         if (op == 1 && !with_collect)
             continue;
@@ -259,9 +261,10 @@ static void run_collects_of(const struct set *s, size_t nlong, bool with_collect
             else if (op == 0)
                 shmem_fcollect64(d, sr, nlong, s->start, s->log_stride, s->size, psync);
             else if (op == 1 && team)
-                shmem_long_collect(s->team, d, sr, (size_t)idx + 1);
+                shmem_long_collect(s->team, d, sr, (size_t)idx + extra);
             else if (op == 1)
-                shmem_collect64(d, sr, (size_t)idx + 1, s->start, s->log_stride, s->size, psync);
+                shmem_collect64(d, sr, (size_t)idx + extra, s->start, s->log_stride, s->size,
+                                psync);
             else if (team)
                 shmem_long_alltoall(s->team, d, sr, nlong);
             else
@@ -269,7 +272,7 @@ static void run_collects_of(const struct set *s, size_t nlong, bool with_collect
             size_t at = 0;
             for (int k = 0; k < s->size; k++) {
                 int pe = s->start + k * s->stride;
-                size_t count = op == 1 ? (size_t)k + 1 : nlong;
+                size_t count = op == 1 ? (size_t)k + extra : nlong;
                 for (size_t i = 0; i < count; i++, at++) {
                     long want = pe * 100000 + (long)(op == 2 ? (size_t)idx * nlong + i : i);
                     CHECK(d[at] == want, "op %d of %zu from set PE %d [%zu]: %ld, want %ld", op,
@@ -284,11 +287,12 @@ static void run_collects_of(const struct set *s, size_t nlong, bool with_collect
 
 /* fcollect, collect (PE k gives k + 1 longs) and alltoall of 3 longs; then
  * fcollect and alltoall of 1 and 700 longs (several steps' worth of blocks
- * where an algorithm forwards them). */
+ * where an algorithm forwards them), and a collect where PE k gives k (an
+ * empty block first). */
 static void run_collects(const struct set *s)
 {
     for (int k = 0; k < 3; k++)
-        run_collects_of(s, k == 0 ? 3 : k == 1 ? 1 : 700, k == 0);
+        run_collects_of(s, k == 0 ? 3 : k == 1 ? 1 : 700, k < 2);
 }
 
 /* Active-set calls alternating two pSync arrays, each call writing the dest

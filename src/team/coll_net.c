@@ -4,6 +4,7 @@
 
 #include "hcomm/hcomm.h"
 #include "team/coll_nodes.h"
+#include "team/coll_turns.h"
 
 #define CH (&hcomm.default_channel)
 
@@ -393,6 +394,43 @@ static void rdbl_tokens(const struct oshm_pe_set *s, const struct oshm_net_group
         send_to(s, g, g->me - 1, dest, dest, bytes, fold_word, "reduce");
 }
 
+/* Recursive doubling of a small vector for an active set of a power of two
+ * of PEs, with nothing ahead of the data: step k's partial lands in half T
+ * of slot k of the pWrk, announced on signal word T of step k, T being the
+ * pair's turn on the pWrk and on the pSync (coll_turns.h). A program that
+ * reuses one pSync and one pWrk back to back with no barrier stays right:
+ * a partner one call ahead takes the other halves. One one-way message a
+ * step, where rdbl_tokens first waits for the partner's word that it is in
+ * the call (2 PEs over tcp, 8 B: 35-45 us, two latencies). */
+static bool turns_serve(const struct oshm_pe_set *s, const struct fold *f, size_t count,
+                        size_t elem)
+{
+    return !s->calls && s->scratch && oshm_coll_defer() && f->r == 0 && f->steps > 0 &&
+           (size_t)f->steps * 2 * count * elem <= s->scratch_bytes;
+}
+
+static void rdbl_turns(const struct oshm_pe_set *s, const struct oshm_net_group *g,
+                       const struct fold *f, char *dest, const char *src, size_t count,
+                       size_t elem, oshm_combine_fn combine)
+{
+    size_t bytes = count * elem;
+    int wseg, sseg;
+    size_t woff = hcomm_offset(s->scratch, s->scratch_bytes, &wseg, hcomm.my_pe, "reduce");
+    size_t soff = hcomm_offset(s->sync, sizeof *s->sync, &sseg, hcomm.my_pe, "reduce");
+    if (dest != src)
+        memmove(dest, src, bytes);
+    for (int k = 0; k < f->steps; k++) {
+        int partner = f->nr ^ (1 << k), pe = oshm_net_pe(s, g, partner);
+        uint32_t half = oshm_coll_turn(wseg, woff, pe, k) & 1;
+        int64_t *word = oshm_coll_turn(sseg, soff, pe, k) & 1
+                            ? &s->sync[OSHM_SYNC_STEP_WORD + k] : rstep_word(s, k);
+        char *slot = (char *)s->scratch + ((size_t)k * 2 + half) * bytes;
+        send_to(s, g, partner, slot, dest, bytes, word, "reduce");
+        await(s, word, bytes);
+        combine_ordered(dest, slot, count, elem, f->nr < partner, combine);
+    }
+}
+
 /* Direct: up to OSHM_NET_DIRECT_MAX PEs, any number of them. PE i owns
  * block i of the vector; every PE sends each owner its part of the
  * owner's block at once, the owner combines them, then sends the result
@@ -489,7 +527,8 @@ bool oshm_net_allreduce_fits(const struct oshm_pe_set *s, int n, size_t count, s
 {
     struct oshm_net_group g = {.n = n};
     struct fold f = fold_of(&g);
-    if (is_rdbl(&f, count, elem) && tokens_serve(s, &f, count, elem))
+    if (is_rdbl(&f, count, elem) &&
+        (turns_serve(s, &f, count, elem) || tokens_serve(s, &f, count, elem)))
         return true;
     return s->scratch && s->scratch_bytes >= (size_t)(4 * OSHM_COLL_MAX_STEPS + 4) * elem;
 }
@@ -506,6 +545,10 @@ void oshm_net_allreduce(const struct oshm_pe_set *s, const struct oshm_net_group
     uint32_t turn = s->calls ? *s->calls : 0; /* which half the next chunk takes */
     struct fold f = fold_of(g);
     bool rdbl = is_rdbl(&f, count, elem);
+    if (rdbl && turns_serve(s, &f, count, elem)) {
+        rdbl_turns(s, g, &f, d, src, count, elem, combine);
+        return;
+    }
     if (rdbl && tokens_serve(s, &f, count, elem)) {
         rdbl_tokens(s, g, &f, d, src, count, elem, combine);
         return;
@@ -666,22 +709,28 @@ void oshm_net_collect(const struct oshm_pe_set *s, void *dest, const void *sourc
     /* A power of two of PEs: log2 n messages a PE for the sizes and as many
      * for the blocks, where sending each to every PE takes n - 1 of each
      * (8 PEs as 4 nodes of 2 over tcp: 12 network messages a PE against 4;
-     * on 2 cores messages cost more than steps). The sizes go on the step
-     * words and the blocks on the barrier's round words, idle outside a
-     * barrier: a partner's blocks may arrive before its sizes, since
-     * notifies are not ordered, so the two must not count on one word. */
+     * on 2 cores messages cost more than steps). Notifies are not ordered,
+     * so a partner's blocks may arrive before its sizes: the two phases
+     * count on words of their own. The sizes on the barrier's round words:
+     * no barrier can post to them during the phase (a PE that is past this
+     * call has this PE's blocks, sent after its sizes). The blocks on the
+     * step words, which a later collective touches only after a barrier or
+     * on another pSync. */
     bool rdbl = n > 2 && (n & (n - 1)) == 0 && n <= 1 << OSHM_COLL_MAX_STEPS;
     sizes[me] = (int64_t)bytes;
     if (rdbl)
-        rdbl_blocks(s, (char *)sizes, NULL, sizeof *sizes, &s->sync[OSHM_SYNC_STEP_WORD],
-                    "collect");
+        rdbl_blocks(s, (char *)sizes, NULL, sizeof *sizes, &s->sync[0], "collect");
     else
         direct_blocks(s, &sizes[me], &sizes[me], sizeof *sizes, offset_word,
                       (int64_t)(n - 1) * hcomm_notify_units(sizeof *sizes), "collect");
-    size_t offset = span(sizes, 0, 0, me), total = span(sizes, 0, 0, n);
+    /* A team's sizes sit in its scratch, which a PE that is done here may
+     * fill with its next reduction (no barrier between): a private copy. */
+    int64_t *size_of = oshm_coll_scratch((size_t)n * sizeof *size_of, "collect");
+    memcpy(size_of, sizes, (size_t)n * sizeof *size_of);
+    size_t offset = span(size_of, 0, 0, me), total = span(size_of, 0, 0, n);
     memmove((char *)dest + offset, source, bytes);
     if (rdbl && total <= OSHM_NET_COLLECT_RDBL_MAX) {
-        rdbl_blocks(s, dest, sizes, 0, &s->sync[0], "collect");
+        rdbl_blocks(s, dest, size_of, 0, &s->sync[OSHM_SYNC_STEP_WORD], "collect");
         return;
     }
     /* The others' blocks, each announced by its byte count (an empty one by
@@ -689,6 +738,6 @@ void oshm_net_collect(const struct oshm_pe_set *s, void *dest, const void *sourc
     int64_t want = 0;
     for (int i = 0; i < n; i++)
         if (i != me)
-            want += hcomm_notify_units((size_t)sizes[i]);
+            want += hcomm_notify_units((size_t)size_of[i]);
     direct_blocks(s, (char *)dest + offset, source, bytes, done, want, "collect");
 }

@@ -711,12 +711,15 @@ void oshm_net_collect(const struct oshm_pe_set *s, void *dest, const void *sourc
      * (8 PEs as 4 nodes of 2 over tcp: 12 network messages a PE against 4;
      * on 2 cores messages cost more than steps). Notifies are not ordered,
      * so a partner's blocks may arrive before its sizes: the two phases
-     * count on words of their own. The sizes on the barrier's round words:
-     * no barrier can post to them during the phase (a PE that is past this
-     * call has this PE's blocks, sent after its sizes). The blocks on the
-     * step words, which a later collective touches only after a barrier or
-     * on another pSync. */
-    bool rdbl = n > 2 && (n & (n - 1)) == 0 && n <= 1 << OSHM_COLL_MAX_STEPS;
+     * count on words of their own, the barrier's round words, sizes on the
+     * first log2 n, blocks on the next log2 n. A PE past this call may go
+     * on to a barrier of the set, which posts to the first log2 n only
+     * (and a PE past this call has this PE's blocks, so this PE is past
+     * its sizes); every other collective keeps off them. */
+    int steps = 0;
+    while (1 << steps < n)
+        steps++;
+    bool rdbl = n > 2 && 1 << steps == n && steps <= OSHM_BARRIER_MAX_ROUNDS / 2;
     sizes[me] = (int64_t)bytes;
     if (rdbl)
         rdbl_blocks(s, (char *)sizes, NULL, sizeof *sizes, &s->sync[0], "collect");
@@ -730,7 +733,7 @@ void oshm_net_collect(const struct oshm_pe_set *s, void *dest, const void *sourc
     size_t offset = span(size_of, 0, 0, me), total = span(size_of, 0, 0, n);
     memmove((char *)dest + offset, source, bytes);
     if (rdbl && total <= OSHM_NET_COLLECT_RDBL_MAX) {
-        rdbl_blocks(s, dest, size_of, 0, &s->sync[OSHM_SYNC_STEP_WORD], "collect");
+        rdbl_blocks(s, dest, size_of, 0, &s->sync[steps], "collect");
         return;
     }
     /* The others' blocks, each announced by its byte count (an empty one by

@@ -21,14 +21,15 @@
  *
  * Reductions (sum of longs, 1 to 300 elements: the staged sizes and one
  * above), back to back with no barrier: active sets alternating two pSync
- * arrays, SHMEM_TEAM_WORLD and a strided team; in place and not; every PE
+ * arrays (and, for 1 and 16 elements, one pSync and pWrk for every call),
+ * SHMEM_TEAM_WORLD and a strided team; in place and not; every PE
  * changes its source as soon as a call returns, and the values change
  * every round, so a PE that combined a peer's next source, or a staged
  * copy overwritten early, gives a wrong sum.
  *
  * Collects (shmem_collect64 and shmem_long_collect, PE p giving its own
  * number of longs), back to back with no barrier, every fourth followed by
- * a 16-long sum on its own pSync arrays: blocks all small (staged, under 2
+ * a 16- or 2-long sum on its own pSync arrays: blocks all small (staged, under 2
  * KiB), all above 2 KiB (lent from source) and mixed in one call; dest
  * alternating, source changed as soon as a call returns, values changing
  * every round. The collect must place each PE's block at the sum of the
@@ -182,7 +183,7 @@ static long gathered(int round, int pe, size_t i)
 }
 
 /* ROUNDS collects of SHAPE over the set (start, 2^log_stride, size), or
- * over TEAM when it is valid, every fourth followed by a sum of 16 longs. */
+ * over TEAM when it is valid, every fourth followed by a sum of 16 or 2 longs. */
 static void gathers(shmem_team_t team, int start, int log_stride, int size, int shape)
 {
     int stride = 1 << log_stride;

@@ -716,10 +716,8 @@ void oshm_net_collect(const struct oshm_pe_set *s, void *dest, const void *sourc
      * on to a barrier of the set, which posts to the first log2 n only
      * (and a PE past this call has this PE's blocks, so this PE is past
      * its sizes); every other collective keeps off them. */
-    int steps = 0;
-    while (1 << steps < n)
-        steps++;
-    bool rdbl = n > 2 && 1 << steps == n && steps <= OSHM_BARRIER_MAX_ROUNDS / 2;
+    struct fold f = fold_of(&(struct oshm_net_group){.n = n, .me = me});
+    bool rdbl = n > 2 && f.r == 0 && f.steps <= OSHM_BARRIER_MAX_ROUNDS / 2;
     sizes[me] = (int64_t)bytes;
     if (rdbl)
         rdbl_blocks(s, (char *)sizes, NULL, sizeof *sizes, &s->sync[0], "collect");
@@ -733,7 +731,7 @@ void oshm_net_collect(const struct oshm_pe_set *s, void *dest, const void *sourc
     size_t offset = span(size_of, 0, 0, me), total = span(size_of, 0, 0, n);
     memmove((char *)dest + offset, source, bytes);
     if (rdbl && total <= OSHM_NET_COLLECT_RDBL_MAX) {
-        rdbl_blocks(s, dest, size_of, 0, &s->sync[steps], "collect");
+        rdbl_blocks(s, dest, size_of, 0, &s->sync[f.steps], "collect");
         return;
     }
     /* The others' blocks, each announced by its byte count (an empty one by

@@ -338,6 +338,21 @@ static inline void hcomm_signal(struct hcomm_channel *ch, uint64_t *sig, uint64_
 void hcomm_notify(struct hcomm_channel *ch, void *dest, const void *src, size_t len,
                   uint64_t *sig, int pe, const char *routine);
 
+/* Mail: LEN bytes (at most HCOMM_MAIL_MAX) of SRC that land in PE's own
+ * memory, not at a symmetric address, kept under this PE's number and TAG
+ * until PE takes them (hcomm_mail_take), however early they arrive: for
+ * the library's collectives, whose receive space at a target is not free
+ * before the target is in the call. Only where hcomm_mail_between(this PE,
+ * PE), which any PE answers alike for any pair of world PEs. SRC may be
+ * reused on return. */
+#define HCOMM_MAIL_MAX 65536
+bool hcomm_mail_between(int a, int b);
+void hcomm_mail(struct hcomm_channel *ch, int pe, uint64_t tag, const void *src, size_t len,
+                const char *routine);
+/* Waits for PE's mail under TAG (as any wait: progressing, yielding as the
+ * wait policy says), copies its LEN bytes to DST and forgets it. */
+void hcomm_mail_take(int pe, uint64_t tag, void *dst, size_t len);
+
 /* What a notify of LEN bytes adds to its signal word. */
 static inline int64_t hcomm_notify_units(size_t len) { return len ? (int64_t)len : 1; }
 

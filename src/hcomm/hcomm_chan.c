@@ -6,6 +6,8 @@
 
 #include "util/log.h"
 #include "hcomm/hcomm_int.h"
+#include "transport/mailbox.h"
+#include "util/spin.h"
 
 int hcomm_channel_init(struct hcomm_channel *ch, enum hcomm_chan_mode mode, bool eager)
 {
@@ -165,4 +167,35 @@ void hcomm_notify(struct hcomm_channel *ch, void *dest, const void *src, size_t 
     if (len)
         hcomm_put(ch, dest, src, len, pe, false, routine);
     hcomm_signal(ch, sig, (uint64_t)hcomm_notify_units(len), HCOMM_SIGNAL_ADD, pe, routine);
+}
+
+_Static_assert(HCOMM_MAIL_MAX <= MAILBOX_MSG_MAX, "a mail the mailbox drops");
+
+/* As connect_all (hcomm.c) chooses the RMA backend of a pair, from where
+ * the two are and the job's settings: the same answer on every PE. */
+bool hcomm_mail_between(int a, int b)
+{
+    if (a == b)
+        return false;
+    bool local = hcomm.node_mapped && hcomm.node_of[a] == hcomm.node_of[b];
+    const struct backend_ops *ops = local || hcomm.n_backends < 2 ? hcomm.backend[0]
+                                                                   : hcomm.backend[1];
+    return ops->mail != NULL;
+}
+
+void hcomm_mail(struct hcomm_channel *ch, int pe, uint64_t tag, const void *src, size_t len,
+                const char *routine)
+{
+    struct hcomm_ep *ep = hcomm_ep_of(pe, routine);
+    if (!ep->rma_ops->mail || len > HCOMM_MAIL_MAX) /* the caller asked hcomm_mail_between */
+        oshm_fatal("%s: no mail to PE %d (%zu bytes)", routine, pe, len);
+    hcomm_unbatch(ch);
+    ep->rma_ops->mail(ch->bch[ep->rma], ep->rma_peer, tag, src, len);
+}
+
+void hcomm_mail_take(int pe, uint64_t tag, void *dst, size_t len)
+{
+    uint32_t spins = 0;
+    while (!mailbox_take(pe, tag, dst, len))
+        oshm_spin_step(&spins);
 }

@@ -1,10 +1,13 @@
 #include "team/coll_net.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "hcomm/hcomm.h"
 #include "team/coll_nodes.h"
 #include "team/coll_turns.h"
+#include "util/log.h"
+#include "util/spin.h"
 
 #define CH (&hcomm.default_channel)
 
@@ -23,9 +26,42 @@ static void send_to(const struct oshm_pe_set *s, const struct oshm_net_group *g,
     hcomm_notify(CH, at, from, bytes, (uint64_t *)word, oshm_net_pe(s, g, r), routine);
 }
 
+/* SHMEM_DEBUG: the algorithm a collective took, once per algorithm in a
+ * process (a program makes thousands of calls), with the first call's size. */
+#define SAY_ONCE(...)                                                                             \
+    do {                                                                                          \
+        static atomic_bool said_;                                                                 \
+        if (!atomic_load_explicit(&said_, memory_order_relaxed) &&                                \
+            !atomic_exchange_explicit(&said_, true, memory_order_relaxed))                        \
+            oshm_debug(__VA_ARGS__);                                                              \
+    } while (0)
+
 static void await(const struct oshm_pe_set *s, int64_t *word, size_t bytes)
 {
     oshm_take_i64(word, s->idle, hcomm_notify_units(bytes));
+}
+
+/* ---- mail (hcomm_mail) ---- */
+
+/* Messages that land in the receiver's own memory need no receive space
+ * at the receiver and so no word from it that it is in the call: they are
+ * tagged by what they are and by the count of the pair's exchanges of that
+ * kind, which both PEs of a pair keep alike (coll_turns.h, on an array of
+ * its own), so that a fast partner's next message never stands for this
+ * call's. */
+#define MAIL_SEG 255 /* a segment number no array has: the turns of mail */
+#define MAIL_FOLD OSHM_COLL_MAX_STEPS
+#define MAIL_UNFOLD (OSHM_COLL_MAX_STEPS + 1)
+#define MAIL_BCAST (OSHM_COLL_MAX_STEPS + 2)
+
+static uint64_t mail_tag(int k, uint32_t turn) { return (uint64_t)(uint32_t)k << 32 | turn; }
+
+/* The tag of the next exchange of kind K with world PE PE. */
+static uint64_t mail_next(int pe, int k) { return mail_tag(k, oshm_coll_turn(MAIL_SEG, 0, pe, k)); }
+
+static bool mail_pair(const struct oshm_pe_set *s, const struct oshm_net_group *g, int a, int b)
+{
+    return hcomm_mail_between(oshm_net_pe(s, g, a), oshm_net_pe(s, g, b));
 }
 
 /* ---- broadcast ---- */
@@ -39,6 +75,12 @@ static int lowest_bit_above(int rel, int n)
     while (low < n && !(rel & low))
         low <<= 1;
     return low;
+}
+
+/* The parent of relative rank REL in bcast_tree's tree. */
+static int tree_parent(int rel, int n)
+{
+    return n <= OSHM_NET_BCAST_FLAT_MAX ? 0 : rel - (rel & -rel);
 }
 
 void oshm_net_ack(const struct oshm_pe_set *s, int parent)
@@ -80,7 +122,7 @@ static void bcast_tree(const struct oshm_pe_set *s, const struct oshm_net_group 
     if (!ack)
         return;
     if (rel) {
-        int parent = (root + (flat ? 0 : rel - (rel & -rel))) % n;
+        int parent = (root + tree_parent(rel, n)) % n;
         oshm_net_ack(s, g->index ? g->index[parent] : parent);
     }
     if (!oshm_coll_defer())
@@ -131,6 +173,55 @@ static void bcast_scatter_ring(const struct oshm_pe_set *s, const struct oshm_ne
         oshm_take_i64(ring, s->idle, (int64_t)got);
 }
 
+/* Whether an active set's broadcast of BYTES goes by mail: every pair of
+ * the tree takes it. Not on a node with more PEs than cores beyond 3 PEs:
+ * a root that leaves at once is the first into whatever comes next (a
+ * barrier, in OSU's loop), waits there yielding its core, and is the last
+ * out of it, after the receivers have begun to wait for its next message;
+ * a root that waits for its receivers' acknowledgements comes in last and
+ * goes out first. 4 PEs on 2 cores over tcp, a broadcast and a barrier a
+ * round: 35-60 us a call in mail against 21-33 acknowledged (3 PEs: 7-30
+ * in mail against 33-48; with no barrier between calls, 20 against 100-130:
+ * where cores are not shared, mail always wins). */
+static bool bcast_mail_serves(const struct oshm_pe_set *s, const struct oshm_net_group *g,
+                              int root, size_t bytes)
+{
+    int n = g->n;
+    if (!oshm_coll_defer() || bytes > OSHM_NET_BCAST_MAIL_MAX || (oshm_oversubscribed && n > 3))
+        return false;
+    if (!hcomm.node_mapped)
+        return mail_pair(s, g, 0, 1);
+    if (n > OSHM_NET_MAIL_CHECK_MAX)
+        return false;
+    for (int rel = 1; rel < n; rel++)
+        if (!mail_pair(s, g, (root + rel) % n, (root + tree_parent(rel, n)) % n))
+            return false;
+    return true;
+}
+
+/* bcast_tree in mail: a receiver takes its parent's message into dest
+ * when it gets there and passes it on. The root writes nobody's dest, so
+ * nobody acknowledges: a root may start its next broadcast, on either
+ * pSync and with either dest, at once (2 and 4 PEs over tcp: the receivers'
+ * acknowledgement was a message each inside their call). */
+static void bcast_mail(const struct oshm_pe_set *s, const struct oshm_net_group *g, int root,
+                       void *dest, const void *source, size_t bytes)
+{
+    int n = g->n, rel = (g->me - root + n) % n;
+    if (rel) {
+        int parent = oshm_net_pe(s, g, (root + tree_parent(rel, n)) % n);
+        hcomm_mail_take(parent, mail_next(parent, MAIL_BCAST), dest, bytes);
+    }
+    const void *from = rel ? dest : source;
+    bool flat = n <= OSHM_NET_BCAST_FLAT_MAX;
+    int first = flat ? (rel ? 0 : n - 1) : lowest_bit_above(rel, n) >> 1;
+    for (int m = first; m >= 1; m = flat ? m - 1 : m >> 1)
+        if (rel + m < n) {
+            int child = oshm_net_pe(s, g, (root + rel + m) % n);
+            hcomm_mail(CH, child, mail_next(child, MAIL_BCAST), from, bytes, "broadcast");
+        }
+}
+
 void oshm_net_bcast(const struct oshm_pe_set *s, const struct oshm_net_group *g, int root,
                     void *dest, const void *source, size_t bytes, int64_t *word,
                     enum oshm_coll_form form)
@@ -140,10 +231,25 @@ void oshm_net_bcast(const struct oshm_pe_set *s, const struct oshm_net_group *g,
     /* The scatter and ring pass pieces through the root's dest; a team's
      * broadcast started with a barrier, so nobody acknowledges. */
     if (form == OSHM_COLL_TEAM && bytes > OSHM_NET_BCAST_TREE_MAX && g->n >= 3 &&
-        bytes >= (size_t)g->n)
+        bytes >= (size_t)g->n) {
+        SAY_ONCE("broadcast over a network: scatter down a binomial tree, then a ring (%d PEs, "
+                 "%zu bytes)", g->n, bytes);
         bcast_scatter_ring(s, g, root, dest, source, bytes, word);
-    else
+    } else if (form == OSHM_COLL_ACTIVE_SET && bcast_mail_serves(s, g, root, bytes)) {
+        SAY_ONCE("broadcast over a network: mail down a binomial tree (flat up to %d PEs), no "
+                 "acknowledgements (%d PEs, %zu bytes)", OSHM_NET_BCAST_FLAT_MAX, g->n, bytes);
+        bcast_mail(s, g, root, dest, source, bytes);
+    } else {
+        if (form == OSHM_COLL_ACTIVE_SET)
+            SAY_ONCE("broadcast over a network: notifies down a binomial tree (flat up to %d "
+                     "PEs), receivers acknowledge (%d PEs, %zu bytes)", OSHM_NET_BCAST_FLAT_MAX,
+                     g->n, bytes);
+        else
+            SAY_ONCE("broadcast over a network: notifies down a binomial tree (flat up to %d "
+                     "PEs) after a barrier (%d PEs, %zu bytes)", OSHM_NET_BCAST_FLAT_MAX, g->n,
+                     bytes);
         bcast_tree(s, g, root, dest, source, bytes, word, form == OSHM_COLL_ACTIVE_SET);
+    }
 }
 
 /* ---- allreduce ---- */
@@ -431,6 +537,68 @@ static void rdbl_turns(const struct oshm_pe_set *s, const struct oshm_net_group 
     }
 }
 
+/* Whether every pair of the group that rdbl_mail makes exchange takes
+ * mail: the same answer on every PE of the group. */
+static bool mail_serve(const struct oshm_pe_set *s, const struct oshm_net_group *g,
+                       const struct fold *f, size_t count, size_t elem)
+{
+    if (s->calls || !oshm_coll_defer() || f->steps == 0 || count * elem > OSHM_NET_MAIL_MAX)
+        return false;
+    if (!hcomm.node_mapped) /* every pair over the one network backend */
+        return mail_pair(s, g, 0, 1);
+    if (g->n > OSHM_NET_MAIL_CHECK_MAX)
+        return false;
+    for (int i = 0; i < f->r; i++)
+        if (!mail_pair(s, g, 2 * i, 2 * i + 1))
+            return false;
+    for (int nr = 0; nr < f->p2; nr++)
+        for (int k = 0; k < f->steps; k++)
+            if (nr < (nr ^ (1 << k)) && !mail_pair(s, g, rank_of(f, nr), rank_of(f, nr ^ (1 << k))))
+                return false;
+    return true;
+}
+
+/* Recursive doubling for an active set whose pairs all take mail: a
+ * step's partial goes to the partner's own memory, so it waits for no word
+ * of the partner's and takes no room in its pWrk or the library's space:
+ * one one-way message a step for vectors the pWrk cannot hold twice a
+ * step, where rdbl_tokens pays two (2 PEs over tcp, 512 B: 33-37 us
+ * against OSHMEM's 15). A step's tag is its number; the fold's pair counts
+ * its exchange as a kind of its own. */
+static void rdbl_mail(const struct oshm_pe_set *s, const struct oshm_net_group *g,
+                      const struct fold *f, char *dest, const char *src, size_t count,
+                      size_t elem, oshm_combine_fn combine)
+{
+    size_t bytes = count * elem;
+    if (f->nr < 0) { /* hand over, take the result */
+        int pe = oshm_net_pe(s, g, g->me + 1);
+        uint32_t t = oshm_coll_turn(MAIL_SEG, 0, pe, MAIL_FOLD);
+        hcomm_mail(CH, pe, mail_tag(MAIL_FOLD, t), src, bytes, "reduce");
+        hcomm_mail_take(pe, mail_tag(MAIL_UNFOLD, t), dest, bytes);
+        return;
+    }
+    char *in = oshm_coll_scratch(bytes, "reduce");
+    if (dest != src)
+        memmove(dest, src, bytes);
+    int folded = -1;
+    uint32_t fold_turn = 0;
+    if (g->me < 2 * f->r) {
+        folded = oshm_net_pe(s, g, g->me - 1);
+        fold_turn = oshm_coll_turn(MAIL_SEG, 0, folded, MAIL_FOLD);
+        hcomm_mail_take(folded, mail_tag(MAIL_FOLD, fold_turn), in, bytes);
+        combine_ordered(dest, in, count, elem, false, combine);
+    }
+    for (int k = 0; k < f->steps; k++) {
+        int partner = f->nr ^ (1 << k), pe = oshm_net_pe(s, g, rank_of(f, partner));
+        uint64_t tag = mail_next(pe, k);
+        hcomm_mail(CH, pe, tag, dest, bytes, "reduce");
+        hcomm_mail_take(pe, tag, in, bytes);
+        combine_ordered(dest, in, count, elem, f->nr < partner, combine);
+    }
+    if (folded >= 0)
+        hcomm_mail(CH, folded, mail_tag(MAIL_UNFOLD, fold_turn), dest, bytes, "reduce");
+}
+
 /* Direct: up to OSHM_NET_DIRECT_MAX PEs, any number of them. PE i owns
  * block i of the vector; every PE sends each owner its part of the
  * owner's block at once, the owner combines them, then sends the result
@@ -546,10 +714,20 @@ void oshm_net_allreduce(const struct oshm_pe_set *s, const struct oshm_net_group
     struct fold f = fold_of(g);
     bool rdbl = is_rdbl(&f, count, elem);
     if (rdbl && turns_serve(s, &f, count, elem)) {
+        SAY_ONCE("reduction over a network: recursive doubling in the pWrk's halves by turns "
+                 "(%d PEs, %zu bytes)", g->n, count * elem);
         rdbl_turns(s, g, &f, d, src, count, elem, combine);
         return;
     }
+    if (mail_serve(s, g, &f, count, elem)) {
+        SAY_ONCE("reduction over a network: recursive doubling in mail (%d PEs, %zu bytes)", g->n,
+                 count * elem);
+        rdbl_mail(s, g, &f, d, src, count, elem, combine);
+        return;
+    }
     if (rdbl && tokens_serve(s, &f, count, elem)) {
+        SAY_ONCE("reduction over a network: recursive doubling in the library's space after "
+                 "each partner's word (%d PEs, %zu bytes)", g->n, count * elem);
         rdbl_tokens(s, g, &f, d, src, count, elem, combine);
         return;
     }
@@ -563,6 +741,8 @@ void oshm_net_allreduce(const struct oshm_pe_set *s, const struct oshm_net_group
                 .a = s->scratch, .a_bytes = s->scratch ? s->scratch_bytes : 0,
                 .b = oshm_coll_defer() ? oshm_net_active_scratch() : NULL};
         if (direct_fits(&room, g->n, count, elem)) {
+            SAY_ONCE("reduction over a network: direct, each block combined by its owner (%d PEs, "
+                     "%zu bytes)", g->n, count * elem);
             allreduce_direct(s, g, d, src, count, elem, combine, &room);
             if (s->calls)
                 *s->calls = turn + 1;
@@ -591,6 +771,8 @@ void oshm_net_allreduce(const struct oshm_pe_set *s, const struct oshm_net_group
             memcpy(own, src, count * elem);
             part = own;
         }
+        SAY_ONCE("reduction over a network: Rabenseifner on the whole vector (%d PEs, %zu bytes)",
+                 g->n, count * elem);
         rabenseifner_whole(s, g, &f, d, part, count, elem, combine, &at);
         if (s->calls)
             *s->calls = turn + 1;
@@ -606,6 +788,12 @@ void oshm_net_allreduce(const struct oshm_pe_set *s, const struct oshm_net_group
     if (chunk == 0)
         chunk = 1; /* the caller's scratch holds at least a few elements */
     int64_t *fold_word = &s->sync[OSHM_SYNC_FOLD_WORD];
+    if (rdbl)
+        SAY_ONCE("reduction over a network: recursive doubling in chunks of %zu elements (%d PEs, "
+                 "%zu bytes)", chunk, g->n, count * elem);
+    else
+        SAY_ONCE("reduction over a network: Rabenseifner in chunks of %zu elements (%d PEs, %zu "
+                 "bytes)", chunk, g->n, count * elem);
     for (size_t at = 0; at < count; at += chunk, turn++) {
         size_t n = count - at < chunk ? count - at : chunk, bytes = n * elem;
         char *sc = (char *)s->scratch + (turn % 2) * scratch_bytes;
@@ -731,6 +919,8 @@ void oshm_net_collect(const struct oshm_pe_set *s, void *dest, const void *sourc
     size_t offset = span(size_of, 0, 0, me), total = span(size_of, 0, 0, n);
     memmove((char *)dest + offset, source, bytes);
     if (rdbl && total <= OSHM_NET_COLLECT_RDBL_MAX) {
+        SAY_ONCE("collect over a network: recursive doubling of the sizes, then of the blocks "
+                 "(%d PEs, %zu bytes in all)", n, total);
         rdbl_blocks(s, dest, size_of, 0, &s->sync[f.steps], "collect");
         return;
     }
@@ -740,5 +930,11 @@ void oshm_net_collect(const struct oshm_pe_set *s, void *dest, const void *sourc
     for (int i = 0; i < n; i++)
         if (i != me)
             want += hcomm_notify_units((size_t)size_of[i]);
+    if (rdbl)
+        SAY_ONCE("collect over a network: recursive doubling of the sizes, then every block to "
+                 "every PE (%d PEs, %zu bytes in all)", n, total);
+    else
+        SAY_ONCE("collect over a network: every size to every PE, then every block to every PE "
+                 "(%d PEs, %zu bytes in all)", n, total);
     direct_blocks(s, (char *)dest + offset, source, bytes, done, want, "collect");
 }

@@ -31,6 +31,13 @@
  * fcollect keeps its recursive doubling, Bruck and ring (coll_fcollect.c),
  * on notifies too.
  *
+ * Where every pair that exchanges is reached through a backend with mail
+ * (hcomm_mail: UCX's active messages), an active set's broadcast (up to
+ * OSHM_NET_BCAST_MAIL_MAX bytes) and its recursive doubling (up to
+ * OSHM_NET_MAIL_MAX) go in mail: the data land in the receiver's own
+ * memory, not in its dest or pWrk, so no receiver acknowledges and no
+ * sender waits for the receiver's word that it is in the call.
+ *
  * A group is a list of set indices (NULL: all of the set, in order), so
  * that the node-aware forms run the same algorithms over one leader per
  * node. Receive scratch is symmetric: an active set's pWrk, a team's own
@@ -63,6 +70,15 @@
  * beyond, each PE's block goes to every PE once, as fcollect leaves
  * recursive doubling for a ring past its own total. */
 #define OSHM_NET_COLLECT_RDBL_MAX (1u << 20)
+/* An active set's reduction by recursive doubling in mail (hcomm_mail: no
+ * receive space at the partner, no word first) up to this many bytes,
+ * where every pair that exchanges takes mail; checked pair by pair up to
+ * OSHM_NET_MAIL_CHECK_MAX PEs where a node's PEs map each other. */
+#define OSHM_NET_MAIL_MAX 8192
+#define OSHM_NET_MAIL_CHECK_MAX 64
+/* An active set's broadcast goes in mail up to this many bytes, under the
+ * same condition (no acknowledgements: coll_net.c). */
+#define OSHM_NET_BCAST_MAIL_MAX 65536
 
 /* PEs of a set taking part: N of them, set index INDEX[i] (or i), this PE
  * being number ME. */

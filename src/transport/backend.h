@@ -161,6 +161,12 @@ struct backend_ops {
                    const void *src, size_t len, int sig_seg, size_t sig_off, uint64_t value,
                    enum backend_signal_op op);
     size_t notify_max;
+    /* LEN bytes (at most MAILBOX_MSG_MAX) from SRC to P's mailbox under
+     * TAG (transport/mailbox.h): the target keeps them in its own memory
+     * until it takes them. Not ordered with anything; SRC may be reused on
+     * return. NULL: the backend has none. */
+    void (*mail)(struct backend_chan *ch, struct backend_peer *p, uint64_t tag, const void *src,
+                 size_t len);
     /* OP on the 4- or 8-byte word; the old value for fetching operations.
      * Atomic with respect to this backend's AMOs from any PE. */
     uint64_t (*amo)(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,

@@ -158,9 +158,10 @@ static void run_reductions(const struct set *s)
         check_complexd_prod};
     /* Element counts around the places where the byte length or the share of
      * each PE changes hands: 1, fewer than the PEs, 2 KiB of long or int,
-     * one and several 32 KiB blocks per PE, 1 MiB. */
-    static const size_t long_n[] = {1, 3, 255, 256, 257, 4095, 4097, 3 * 4096 * 8 + 5,
-                                    MAX_ELEMS};
+     * 8 KiB of long (an active set's mail, coll_net.h), one and several
+     * 32 KiB blocks per PE, 1 MiB. */
+    static const size_t long_n[] = {1,    3,    255,  256,  257,  1023, 1025, 4095,
+                                    4097, 3 * 4096 * 8 + 5, MAX_ELEMS};
     static const size_t other_n[] = {1, 2, 511, 512, 513, 8193, 40000};
     size_t long_count = quick ? 3 : sizeof long_n / sizeof *long_n;
     size_t other_count = quick ? 2 : sizeof other_n / sizeof *other_n;
@@ -207,7 +208,8 @@ static void check_broadcast(const struct set *s, size_t nbytes, int bits)
 
 static void run_broadcasts(const struct set *s)
 {
-    /* Around 4, 8 and 16 KiB, in 32- and 64-bit elements, and well above. */
+    /* Around 4, 8 and 16 KiB, in 32- and 64-bit elements, and 64 KiB (the
+     * most an active set's broadcast sends in mail) and 4 bytes above. */
     static const size_t sizes[] = {0, 8, 4088, 4096, 4104, 8184, 8192, 8200, 16376, 16384, 16392,
                                    65536};
     for (size_t k = 0; k < (quick ? 2 : sizeof sizes / sizeof *sizes); k++) {

@@ -154,10 +154,13 @@ void *ucx_ptr(struct backend_peer *p, int seg, size_t off);
 void ucx_notify(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
                 const void *src, size_t len, int sig_seg, size_t sig_off, uint64_t value,
                 enum backend_signal_op op);
-/* The target worker's handler of peers' notifies (ucx_rma.c). */
+void ucx_mail(struct backend_chan *ch, struct backend_peer *p, uint64_t tag, const void *src,
+              size_t len);
+/* The target worker's handlers of peers' notifies and mail (ucx_rma.c). */
 int ucx_notify_serve(void);
 /* Active message ids of the library's own. */
 #define UCX_AM_NOTIFY 1
+#define UCX_AM_MAIL 2
 /* The most data a notify carries. Above a transport's segment (8 KiB for
  * tcp and shared memory) UCX sends it in eager fragments and hands the
  * handler the whole message; pieces of 4 KiB, each its own send and wait,

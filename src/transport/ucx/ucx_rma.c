@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/log.h"
+#include "transport/mailbox.h"
 #include "transport/ucx/ucx_int.h"
 
 static inline void mark_pending(struct backend_chan *ch)
@@ -345,13 +346,53 @@ static ucs_status_t on_notify(void *arg, const void *header, size_t header_len, 
     return UCS_OK;
 }
 
-int ucx_notify_serve(void)
+/* What travels before a message to a mailbox. */
+struct ucx_mail_hdr {
+    uint64_t tag;
+    int32_t from;
+    uint32_t len;
+};
+
+void ucx_mail(struct backend_chan *ch, struct backend_peer *p, uint64_t tag, const void *src,
+              size_t len)
+{
+    ucx_enter(ch);
+    struct ucx_link *l = ucx_link_of(ch, p);
+    struct ucx_mail_hdr h = {.tag = tag, .from = ucx.my_pe, .len = (uint32_t)len};
+    ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                               .flags = UCP_AM_SEND_FLAG_EAGER};
+    void *req = ucp_am_send_nbx(l->ep, UCX_AM_MAIL, &h, sizeof h, src, len, &prm);
+    ucx_wait(ch, req, "collective message", p->pe);
+    ucx_leave(ch);
+}
+
+/* In the target worker's progress, as on_notify: kept in this process's
+ * memory (transport/mailbox.h), nothing of the PE's written. */
+static ucs_status_t on_mail(void *arg, const void *header, size_t header_len, void *data,
+                            size_t len, const ucp_am_recv_param_t *param)
+{
+    (void)arg;
+    struct ucx_mail_hdr h;
+    if (header_len != sizeof h || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
+        oshm_warn("UCX: a malformed message was dropped");
+        return UCS_OK;
+    }
+    memcpy(&h, header, sizeof h);
+    if (h.len != len || h.from < 0 || h.from >= ucx.n_pes) {
+        oshm_warn("UCX: a malformed message was dropped");
+        return UCS_OK;
+    }
+    mailbox_drop(h.from, h.tag, data, len);
+    return UCS_OK;
+}
+
+static int serve(unsigned id, ucp_am_recv_callback_t cb)
 {
     ucp_am_handler_param_t prm = {.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
                                                 UCP_AM_HANDLER_PARAM_FIELD_CB |
                                                 UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
-                                  .id = UCX_AM_NOTIFY,
-                                  .cb = on_notify,
+                                  .id = id,
+                                  .cb = cb,
                                   .flags = UCP_AM_FLAG_WHOLE_MSG};
     ucs_status_t st = ucp_worker_set_am_recv_handler(ucx.target, &prm);
     if (st != UCS_OK) {
@@ -359,6 +400,11 @@ int ucx_notify_serve(void)
         return -1;
     }
     return 0;
+}
+
+int ucx_notify_serve(void)
+{
+    return serve(UCX_AM_NOTIFY, on_notify) != 0 || serve(UCX_AM_MAIL, on_mail) != 0 ? -1 : 0;
 }
 
 void *ucx_ptr(struct backend_peer *p, int seg, size_t off)

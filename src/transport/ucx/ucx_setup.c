@@ -22,6 +22,7 @@
 #include "util/log.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_ranges.h"
+#include "transport/mailbox.h"
 #include "transport/net_card.h"
 #include "transport/ucx/ucx_int.h"
 
@@ -302,6 +303,7 @@ static void ucx_close(void)
         ucp_worker_release_address(ucx.target, ucx.addr);
     if (ucx.target)
         ucp_worker_destroy(ucx.target);
+    mailbox_clear(); /* after the worker: nothing drops one any more */
     if (ucx.context)
         ucp_cleanup(ucx.context);
     free(ucx.peer);
@@ -417,6 +419,7 @@ const struct backend_ops ucx_backend = {
     .signal = ucx_signal,
     .notify = ucx_notify,
     .notify_max = UCX_NOTIFY_MAX,
+    .mail = ucx_mail,
     .amo = ucx_amo,
     .ptr = ucx_ptr,
     .fence = ucx_fence,

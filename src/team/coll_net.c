@@ -7,7 +7,6 @@
 #include "team/coll_nodes.h"
 #include "team/coll_turns.h"
 #include "util/log.h"
-#include "util/spin.h"
 
 #define CH (&hcomm.default_channel)
 
@@ -174,20 +173,21 @@ static void bcast_scatter_ring(const struct oshm_pe_set *s, const struct oshm_ne
 }
 
 /* Whether an active set's broadcast of BYTES goes by mail: every pair of
- * the tree takes it. Not on a node with more PEs than cores beyond 3 PEs:
- * a root that leaves at once is the first into whatever comes next (a
- * barrier, in OSU's loop), waits there yielding its core, and is the last
- * out of it, after the receivers have begun to wait for its next message;
- * a root that waits for its receivers' acknowledgements comes in last and
- * goes out first. 4 PEs on 2 cores over tcp, a broadcast and a barrier a
- * round: 35-60 us a call in mail against 21-33 acknowledged (3 PEs: 7-30
- * in mail against 33-48; with no barrier between calls, 20 against 100-130:
- * where cores are not shared, mail always wins). */
+ * the tree takes it. Where PEs outnumber cores, OSU's figure (the call
+ * alone, a barrier after it untimed) is worse in mail at 4 PEs on 2 cores
+ * (35-60 us a call against 21-33 acknowledged): a root that leaves at once
+ * is the first into the barrier, waits there yielding its core, and is the
+ * last out, after the receivers have begun to wait for it. The loop that
+ * figure comes from is faster in mail all the same, the time moving from
+ * the call into the barrier and less of it in all: a broadcast and a
+ * barrier, 137-163 us against 180-202 at 4 PEs, 457-464 against 579-853 at
+ * 8, 288-309 against 291-385 at 8 as 4 nodes of 2; with no barrier
+ * between calls, 20 against 100-130 at 4. */
 static bool bcast_mail_serves(const struct oshm_pe_set *s, const struct oshm_net_group *g,
                               int root, size_t bytes)
 {
     int n = g->n;
-    if (!oshm_coll_defer() || bytes > OSHM_NET_BCAST_MAIL_MAX || (oshm_oversubscribed && n > 3))
+    if (!oshm_coll_defer() || bytes > OSHM_NET_BCAST_MAIL_MAX)
         return false;
     if (!hcomm.node_mapped)
         return mail_pair(s, g, 0, 1);

@@ -158,10 +158,10 @@ static void run_reductions(const struct set *s)
         check_complexd_prod};
     /* Element counts around the places where the byte length or the share of
      * each PE changes hands: 1, fewer than the PEs, 2 KiB of long or int,
-     * 8 KiB of long (an active set's mail, coll_net.h), one and several
-     * 32 KiB blocks per PE, 1 MiB. */
-    static const size_t long_n[] = {1,    3,    255,  256,  257,  1023, 1025, 4095,
-                                    4097, 3 * 4096 * 8 + 5, MAX_ELEMS};
+     * 32 KiB of long (the most an active set's reduction sends in mail,
+     * coll_net.h), several 32 KiB blocks per PE, 1 MiB. */
+    static const size_t long_n[] = {1, 3, 255, 256, 257, 4095, 4096, 4097, 3 * 4096 * 8 + 5,
+                                    MAX_ELEMS};
     static const size_t other_n[] = {1, 2, 511, 512, 513, 8193, 40000};
     size_t long_count = quick ? 3 : sizeof long_n / sizeof *long_n;
     size_t other_count = quick ? 2 : sizeof other_n / sizeof *other_n;

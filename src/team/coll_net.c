@@ -76,7 +76,19 @@ static int lowest_bit_above(int rel, int n)
     return low;
 }
 
-/* The parent of relative rank REL in bcast_tree's tree. */
+/* Children REL + m of relative rank REL: flat (up to
+ * OSHM_NET_BCAST_FLAT_MAX PEs) every m below n for the root, none for the
+ * others; a tree every power of two below REL's lowest set bit. The
+ * farthest first either way: m from tree_first_child while m >= 1, then
+ * tree_next_child (a child only where REL + m < n). */
+static int tree_first_child(int rel, int n)
+{
+    return n <= OSHM_NET_BCAST_FLAT_MAX ? (rel ? 0 : n - 1) : lowest_bit_above(rel, n) >> 1;
+}
+
+static int tree_next_child(int m, int n) { return n <= OSHM_NET_BCAST_FLAT_MAX ? m - 1 : m >> 1; }
+
+/* The parent of relative rank REL. */
 static int tree_parent(int rel, int n)
 {
     return n <= OSHM_NET_BCAST_FLAT_MAX ? 0 : rel - (rel & -rel);
@@ -105,17 +117,12 @@ static void bcast_tree(const struct oshm_pe_set *s, const struct oshm_net_group 
     if (rel)
         await(s, word, bytes);
     const void *from = rel ? dest : source;
-    /* Children REL + m: flat (up to OSHM_NET_BCAST_FLAT_MAX PEs) every m
-     * below n for the root, none for the others; a tree every power of two
-     * below REL's lowest set bit. The farthest first either way. */
-    bool flat = n <= OSHM_NET_BCAST_FLAT_MAX;
-    int first = flat ? (rel ? 0 : n - 1) : lowest_bit_above(rel, n) >> 1;
     /* Promised before any child can answer. */
-    for (int m = first; m >= 1; m = flat ? m - 1 : m >> 1)
+    for (int m = tree_first_child(rel, n); m >= 1; m = tree_next_child(m, n))
         children += rel + m < n;
     if (ack && oshm_coll_defer())
         oshm_coll_expect(children);
-    for (int m = first; m >= 1; m = flat ? m - 1 : m >> 1)
+    for (int m = tree_first_child(rel, n); m >= 1; m = tree_next_child(m, n))
         if (rel + m < n)
             send_to(s, g, (root + rel + m) % n, dest, from, bytes, word, "broadcast");
     if (!ack)
@@ -213,9 +220,7 @@ static void bcast_mail(const struct oshm_pe_set *s, const struct oshm_net_group 
         hcomm_mail_take(parent, mail_next(parent, MAIL_BCAST), dest, bytes);
     }
     const void *from = rel ? dest : source;
-    bool flat = n <= OSHM_NET_BCAST_FLAT_MAX;
-    int first = flat ? (rel ? 0 : n - 1) : lowest_bit_above(rel, n) >> 1;
-    for (int m = first; m >= 1; m = flat ? m - 1 : m >> 1)
+    for (int m = tree_first_child(rel, n); m >= 1; m = tree_next_child(m, n))
         if (rel + m < n) {
             int child = oshm_net_pe(s, g, (root + rel + m) % n);
             hcomm_mail(CH, child, mail_next(child, MAIL_BCAST), from, bytes, "broadcast");

@@ -295,22 +295,31 @@ struct ucx_notify_hdr {
     uint32_t seg, sig_seg, op, len;
 };
 
+/* One of the library's active messages, eager (its handler gets it whole,
+ * never by rendezvous), sent before this returns. */
+static void send_am(struct backend_chan *ch, struct backend_peer *p, unsigned id,
+                    const void *hdr, size_t hdr_len, const void *src, size_t len,
+                    const char *what)
+{
+    ucx_enter(ch);
+    struct ucx_link *l = ucx_link_of(ch, p);
+    ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                               .flags = UCP_AM_SEND_FLAG_EAGER};
+    void *req = ucp_am_send_nbx(l->ep, id, hdr, hdr_len, src, len, &prm);
+    /* Mostly sent at once; else (an endpoint wiring up, a full socket) the
+     * header on the caller's stack and its source must outlive it. */
+    ucx_wait(ch, req, what, p->pe);
+    ucx_leave(ch);
+}
+
 void ucx_notify(struct backend_chan *ch, struct backend_peer *p, int seg, size_t off,
                 const void *src, size_t len, int sig_seg, size_t sig_off, uint64_t value,
                 enum backend_signal_op op)
 {
-    ucx_enter(ch);
-    struct ucx_link *l = ucx_link_of(ch, p);
     struct ucx_notify_hdr h = {.off = off, .sig_off = sig_off, .value = value,
                                .seg = (uint32_t)seg, .sig_seg = (uint32_t)sig_seg,
                                .op = (uint32_t)op, .len = (uint32_t)len};
-    ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                               .flags = UCP_AM_SEND_FLAG_EAGER};
-    void *req = ucp_am_send_nbx(l->ep, UCX_AM_NOTIFY, &h, sizeof h, src, len, &prm);
-    /* Mostly sent at once; else (an endpoint wiring up, a full socket) the
-     * header on this stack and the caller's source must outlive it. */
-    ucx_wait(ch, req, "notify", p->pe);
-    ucx_leave(ch);
+    send_am(ch, p, UCX_AM_NOTIFY, &h, sizeof h, src, len, "notify");
 }
 
 /* In the target worker's progress (a wait of the program's, or the progress
@@ -356,14 +365,8 @@ struct ucx_mail_hdr {
 void ucx_mail(struct backend_chan *ch, struct backend_peer *p, uint64_t tag, const void *src,
               size_t len)
 {
-    ucx_enter(ch);
-    struct ucx_link *l = ucx_link_of(ch, p);
     struct ucx_mail_hdr h = {.tag = tag, .from = ucx.my_pe, .len = (uint32_t)len};
-    ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                               .flags = UCP_AM_SEND_FLAG_EAGER};
-    void *req = ucp_am_send_nbx(l->ep, UCX_AM_MAIL, &h, sizeof h, src, len, &prm);
-    ucx_wait(ch, req, "collective message", p->pe);
-    ucx_leave(ch);
+    send_am(ch, p, UCX_AM_MAIL, &h, sizeof h, src, len, "collective message");
 }
 
 /* In the target worker's progress, as on_notify: kept in this process's

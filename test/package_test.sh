@@ -34,8 +34,14 @@ trap 'rm -rf --one-file-system "$tmp"' EXIT
 deb=$("$src/contrib/debian/make_deb.sh" "$build" "$tmp" 2>"$tmp/make_deb.log") ||
     { cat "$tmp/make_deb.log"; echo "FAIL: make_deb.sh"; exit 1; }
 depends=$(dpkg-deb -f "$deb" Depends)
-grep -q '^OSHM_HAVE_UCX:INTERNAL=ON' "$build/CMakeCache.txt" && want_deps="libucx0" || want_deps=""
-grep -q '^OSHM_HAVE_PMIX:INTERNAL=ON' "$build/CMakeCache.txt" && want_deps="$want_deps libpmix2"
+# (UCX and PMIx are opened at run time: nothing links them, make_deb.sh
+# names them; the cache has no OSHM_HAVE_* entries, which made this check
+# ask for nothing until 2026-12-07.)
+built_with() { grep -q "^OSHM_WITH_$1:BOOL=ON" "$build/CMakeCache.txt" &&
+               grep -q "^$1_FOUND:INTERNAL=1" "$build/CMakeCache.txt"; }
+want_deps=""
+built_with UCX && want_deps="libucx0"
+built_with PMIX && want_deps="$want_deps libpmix2"
 for dep in $want_deps libc6 gcc; do
     echo "$depends" | grep -q "\b$dep\b" || { echo "FAIL: Depends lacks $dep: $depends"; exit 1; }
 done

@@ -76,8 +76,9 @@ cp "$here/copyright" "$doc/copyright"
 printf 'oshm (%s) unstable; urgency=medium\n\n  * Built from the source tree by scripts/package.\n\n -- oshm developers <oshm@localhost>  %s\n' \
     "$version" "$(date -R -d "@${SOURCE_DATE_EPOCH:-$(date +%s)}")" | gzip -9n >"$doc/changelog.gz"
 
-# Dependencies: the shared libraries the programs and libshmem need (UCX,
-# PMIx, hwloc, libsodium, libc), as dpkg-shlibdeps finds them; a C compiler for oshcc.
+# Dependencies: the shared libraries the programs and libshmem link
+# (libsodium, libc), as dpkg-shlibdeps finds them, and those it opens; a C
+# compiler for oshcc.
 mkdir -p "$stage/shlibs/debian"
 printf 'Source: oshm\n\nPackage: oshm\nArchitecture: any\n' >"$stage/shlibs/debian/control"
 elfs=()
@@ -86,6 +87,22 @@ while IFS= read -r f; do file -b "$f" | grep -q '^ELF' && elfs+=("-e$f"); done \
 shlibs=$(cd "$stage/shlibs" && dpkg-shlibdeps -O "${elfs[@]}" 2>"$stage/shlibdeps.log" |
          sed -n 's/^shlibs:Depends=//p') ||
     { cat "$stage/shlibdeps.log"; echo "make_deb: dpkg-shlibdeps failed" >&2; exit 1; }
+# UCX and PMIx are opened with dlopen when a job needs them (not linked, so
+# dpkg-shlibdeps does not see them): the packages that hold them here, at
+# least at the version built against.
+built_with() { # UCX or PMIX: asked for and found
+    grep -q "^OSHM_WITH_$1:BOOL=ON" "$build/CMakeCache.txt" &&
+        grep -q "^$1_FOUND:INTERNAL=1" "$build/CMakeCache.txt"
+}
+opened=()
+built_with UCX && opened+=(libucp.so.0)
+built_with PMIX && opened+=(libpmix.so.2)
+for so in "${opened[@]}"; do
+    pkg=$(dpkg -S "*/$so" 2>/dev/null | head -1 | cut -d: -f1)
+    [ -n "$pkg" ] || { echo "make_deb: no installed package holds $so" >&2; exit 1; }
+    ver=$(dpkg-query -W -f '${Version}' "$pkg")
+    shlibs="$shlibs, $pkg (>= ${ver%%-*})"
+done
 
 mkdir -p "$root/DEBIAN"
 cat >"$root/DEBIAN/control" <<EOF
@@ -96,7 +113,7 @@ Maintainer: oshm developers <oshm@localhost>
 Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
 Depends: $shlibs, gcc | c-compiler
 Recommends: g++
-Suggests: libfabric1, environment-modules | lmod, libucx-dev, libpmix-dev, libsodium-dev
+Suggests: libfabric1, environment-modules | lmod, libsodium-dev
 Section: devel
 Priority: optional
 Description: OpenSHMEM 1.6 implementation (library, oshcc, oshrun, manual)
@@ -105,8 +122,7 @@ Description: OpenSHMEM 1.6 implementation (library, oshcc, oshrun, manual)
  through UCX (or libfabric). Programs build with oshcc.oshm / oshc++.oshm
  (and oshcc, oshc++ where no other package, such as openmpi-bin, has
  those names) and run with oshrun.oshm -np N (or oshrun). "module load oshm"
- puts the plain names first. oshcc -static needs libucx-dev,
- libpmix-dev and libsodium-dev.
+ puts the plain names first. oshcc -static needs libsodium-dev.
 EOF
 cp "$here/postinst" "$here/prerm" "$here/triggers" "$root/DEBIAN/"
 chmod 0755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm"

@@ -14,7 +14,62 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/dl.h"
 #include "util/spin.h"
+
+/* libpmix (with libevent, hwloc and munge: about 3.5 ms of CPU a process
+ * before `main`) is opened only when a PMIx launcher started the PE; oshrun's
+ * PEs never load it. The calls below, and those in pmix.h's macros, read
+ * these pointers (a name defined as itself is not expanded again). */
+#define PMIX_DL_FUNCS(X)                                                                       \
+    X(PMIx_Abort)                                                                              \
+    X(PMIx_Commit)                                                                             \
+    X(PMIx_Error_string)                                                                       \
+    X(PMIx_Fence)                                                                              \
+    X(PMIx_Fence_nb)                                                                           \
+    X(PMIx_Finalize)                                                                           \
+    X(PMIx_Get)                                                                                \
+    X(PMIx_Info_load)                                                                          \
+    X(PMIx_Init)                                                                               \
+    X(PMIx_Put)                                                                                \
+    X(PMIx_Value_destruct)
+
+static struct {
+#define PMIX_DL_MEMBER(f) __typeof__(f) *f;
+    PMIX_DL_FUNCS(PMIX_DL_MEMBER)
+#undef PMIX_DL_MEMBER
+} pmix_dl;
+
+#define PMIX_DL_LIBRARY "libpmix.so.2"
+
+static int pmix_dl_open(void)
+{
+    static bool loaded;
+    if (loaded)
+        return 0;
+    void *lib = oshm_dl_open(PMIX_DL_LIBRARY, OSHM_PMIX_LIBDIR, "libpmix2");
+    if (!lib)
+        return -1;
+#define PMIX_DL_SYM(f)                                                                         \
+    if (oshm_dl_sym(lib, PMIX_DL_LIBRARY, #f, &pmix_dl.f, "PMIx 4") != 0)                      \
+        return -1;
+    PMIX_DL_FUNCS(PMIX_DL_SYM)
+#undef PMIX_DL_SYM
+    loaded = true;
+    return 0;
+}
+
+#define PMIx_Abort pmix_dl.PMIx_Abort
+#define PMIx_Commit pmix_dl.PMIx_Commit
+#define PMIx_Error_string pmix_dl.PMIx_Error_string
+#define PMIx_Fence pmix_dl.PMIx_Fence
+#define PMIx_Fence_nb pmix_dl.PMIx_Fence_nb
+#define PMIx_Finalize pmix_dl.PMIx_Finalize
+#define PMIx_Get pmix_dl.PMIx_Get
+#define PMIx_Info_load pmix_dl.PMIx_Info_load
+#define PMIx_Init pmix_dl.PMIx_Init
+#define PMIx_Put pmix_dl.PMIx_Put
+#define PMIx_Value_destruct pmix_dl.PMIx_Value_destruct
 
 static pmix_proc_t myproc;
 
@@ -139,6 +194,8 @@ int oshm_boot_pmix_init(void)
     if (!oshm_env.pmix_namespace && !oshm_env.pmix_rank)
         return 1;
     if (!connected) {
+        if (pmix_dl_open() != 0)
+            return -1;
         pmix_status_t rc = PMIx_Init(&myproc, NULL, 0);
         if (rc != PMIX_SUCCESS) {
             fprintf(stderr, "shmem: PMIx_Init failed: %s\n", PMIx_Error_string(rc));

@@ -20,7 +20,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <ucp/api/ucp.h>
+#include "transport/ucx/ucx_dl.h"
 
 #include "transport/backend.h"
 #include "transport/chan_pool.h"

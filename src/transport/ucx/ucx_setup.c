@@ -120,6 +120,8 @@ static void say_where(ucs_status_t st)
 
 static int ucx_open(const struct backend_config *cfg)
 {
+    if (ucx_dl_open() != 0)
+        return -1;
     ucx.my_pe = cfg->my_pe;
     ucx.n_pes = cfg->n_pes;
     ucx.seg = cfg->seg;

@@ -21,6 +21,7 @@
 
 #ifdef OSHRUN_HAVE_HWLOC
 #include <hwloc.h>
+#include <hwloc/glibc-sched.h>
 
 static hwloc_topology_t topo;
 static hwloc_bitmap_t *sets; /* per local PE: its binding, NULL: not bound */
@@ -160,19 +161,18 @@ void bind_plan(void)
         plan(nlocal);
 }
 
-int bind_apply(int rank)
+int bind_mask(int rank, cpu_set_t *mask, char *failed, size_t len)
 {
     int k = local_index(rank);
     if (k < 0 || !sets || !sets[k])
         return 0;
-    if (hwloc_set_cpubind(topo, sets[k], HWLOC_CPUBIND_PROCESS) != 0) {
-        char *list = NULL;
-        hwloc_bitmap_list_asprintf(&list, sets[k]);
-        fprintf(stderr, "oshrun: cannot bind PE %d to cpus %s\n", rank, list ? list : "?");
-        free(list);
+    if (hwloc_cpuset_to_glibc_sched_affinity(topo, sets[k], mask, sizeof *mask) != 0)
         return -1;
-    }
-    return 0;
+    char *list = NULL;
+    hwloc_bitmap_list_asprintf(&list, sets[k]);
+    snprintf(failed, len, "oshrun: cannot bind PE %d to cpus %s\n", rank, list ? list : "?");
+    free(list);
+    return 1;
 }
 
 /* "package 0[core 1[hwt 0-1]]" for each core of SET, and the [B/.] picture. */
@@ -309,9 +309,12 @@ void bind_plan(void)
     }
 }
 
-int bind_apply(int rank)
+int bind_mask(int rank, cpu_set_t *mask, char *failed, size_t len)
 {
     (void)rank;
+    (void)mask;
+    (void)failed;
+    (void)len;
     return 0;
 }
 

@@ -24,6 +24,7 @@
 #define OSHRUN_OSHRUN_H
 
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -104,8 +105,9 @@ void program_find(void);
  * defaults: core for 2 PEs or fewer, NUMA domain beyond, none when the PEs
  * outnumber the cores); exits (2) when the binding asked for is impossible. */
 void bind_plan(void);
-/* In the child of RANK, before exec: binds it. Returns 0 or -1 after printing why. */
-int bind_apply(int rank);
+/* Before starting RANK: 1 with its cores in *MASK and, in FAILED, the line
+ * to print should binding fail; 0 when it is not bound; -1 on error. */
+int bind_mask(int rank, cpu_set_t *mask, char *failed, size_t len);
 /* --report-bindings: one line on stderr for RANK. */
 void bind_report(int rank);
 void bind_fini(void);

@@ -114,8 +114,8 @@ static int remote_argv(struct remote_cmd *c, const struct host *h, int rank, con
 /* A PE's environment: oshrun's, with the bootstrap variables set. */
 #define N_BOOT_VARS 5
 
-/* (The names are checked against the environment table at run time: no
- * static initializer.) */
+/* (OSHM_ENV_NAME checks each name against the environment table in an
+ * expression, which cannot initialize a static array.) */
 static void boot_var_names(const char *names[N_BOOT_VARS])
 {
     names[0] = OSHRUN_ENV_ADDR;

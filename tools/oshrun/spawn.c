@@ -125,10 +125,8 @@ static void boot_var_names(const char *names[N_BOOT_VARS])
     names[4] = OSHRUN_ENV_SIZE;
 }
 
-static bool is_boot_var(const char *entry)
+static bool is_boot_var(const char *entry, const char *const boot_vars[N_BOOT_VARS])
 {
-    const char *boot_vars[N_BOOT_VARS];
-    boot_var_names(boot_vars);
     size_t n = strcspn(entry, "=");
     for (size_t i = 0; i < N_BOOT_VARS; i++)
         if (strlen(boot_vars[i]) == n && !strncmp(entry, boot_vars[i], n))
@@ -174,12 +172,12 @@ static int prepare_child(struct child *c, int rank, const char *addr)
     c->envp = calloc(n + N_BOOT_VARS + 1, sizeof *c->envp);
     if (!c->envp)
         return -1;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!is_boot_var(environ[i]))
-            c->envp[k++] = environ[i];
     const char *boot_vars[N_BOOT_VARS];
     boot_var_names(boot_vars);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!is_boot_var(environ[i], boot_vars))
+            c->envp[k++] = environ[i];
     const char *values[N_BOOT_VARS] = {addr, job_secret, job_id_hex, NULL, NULL};
     char rank_s[16], size_s[16];
     snprintf(rank_s, sizeof rank_s, "%d", rank);

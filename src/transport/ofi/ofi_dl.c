@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include "util/dl.h"
 #include "util/log.h"
 
 struct ofi_dl ofi_dl;
@@ -109,13 +110,9 @@ static void load(void)
         oshm_warn("libfabric cannot be loaded (%s): install libfabric1", dlerror());
         return;
     }
-    /* dlsym returns an object pointer; POSIX makes the conversion valid. */
 #define OFI_DL_SYM(field, name)                                                                \
-    *(void **)&ofi_dl.field = dlsym(lib, name);                                                \
-    if (!ofi_dl.field) {                                                                       \
-        oshm_warn("%s lacks %s: libfabric 1.17 or later is needed", OFI_DL_LIBRARY, name);     \
-        return;                                                                                \
-    }
+    if (oshm_dl_sym(lib, OFI_DL_LIBRARY, name, &ofi_dl.field, "libfabric 1.17") != 0)          \
+        return;
     OFI_DL_SYM(getinfo, "fi_getinfo")
     OFI_DL_SYM(freeinfo, "fi_freeinfo")
     OFI_DL_SYM(dupinfo, "fi_dupinfo")

@@ -143,6 +143,13 @@ int main(void)
         bad += one_life(life);
         bad += leftovers(life);
         int f = count_dir("/proc/self/fd"), th = count_dir("/proc/self/task") + 1;
+        /* A joined thread may still be listed for a moment: the kernel
+         * wakes pthread_join before it removes the task. Give it a second. */
+        for (int wait = 0; life > 0 && (f != fds || th != threads) && wait < 100; wait++) {
+            usleep(10000);
+            f = count_dir("/proc/self/fd");
+            th = count_dir("/proc/self/task") + 1;
+        }
         /* The first life may load libraries that stay (UCX's, PMIx's): from
          * then on, every life ends where the first ended. */
         if (life == 0) {

@@ -256,6 +256,12 @@ void resources_init(void);
 /* What to add to "PE N was killed by signal SIG": the OOM killer, when
  * the kernel's counters say it ran since; "" otherwise. */
 const char *resources_killed_note(int sig);
+/* What a PE writes to its /proc/self/oom_score_adj before exec, NULL for
+ * nothing. When memory runs out, the OOM killer must end a PE, not oshrun:
+ * oshrun is the one that names what happened and ends the rest. It cannot
+ * lower its own score unprivileged, so it raises its PEs' above its own by
+ * what its size needs (on a machine of gigabytes, a few thousandths). */
+const char *resources_pe_oom_adj(void);
 
 /* ---- spawn.c ---- */
 

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "oshrun.h"
@@ -78,6 +79,99 @@ static void find_cgroup(void)
         pick("/sys/fs/cgroup/memory", v1, "memory.oom_control");
     if (!cgroup_file[0] && have_v2)
         pick("/sys/fs/cgroup", v2, "memory.events");
+}
+
+/* The value of KEY in a "KEY: N kB" file such as /proc/meminfo, in kB;
+ * -1 when there is none. */
+static long long kb_of(const char *file, const char *key)
+{
+    FILE *f = fopen(file, "r");
+    if (!f)
+        return -1;
+    char line[256];
+    long long value = -1;
+    size_t klen = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, key, klen) && line[klen] == ':') {
+            value = strtoll(line + klen + 1, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return value;
+}
+
+/* The memory cgroup's limit in kB, its ancestors' included; -1: none. */
+static long long cgroup_limit_kb(void)
+{
+    if (!cgroup_file[0])
+        return -1;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", cgroup_file);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    char file[PATH_MAX + 32];
+    long long limit = -1;
+    if (strstr(cgroup_file, "memory.oom_control")) {
+        /* v1 says what the hierarchy allows in memory.stat. */
+        snprintf(file, sizeof file, "%s/memory.stat", dir);
+        FILE *f = fopen(file, "r");
+        char line[256];
+        while (f && fgets(line, sizeof line, f))
+            if (sscanf(line, "hierarchical_memory_limit %lld", &limit) == 1)
+                break;
+        if (f)
+            fclose(f);
+        return limit > 0 ? limit >> 10 : -1;
+    }
+    /* v2: the smallest memory.max from the group up to the mount. */
+    while (strlen(dir) > strlen("/sys/fs/cgroup")) {
+        snprintf(file, sizeof file, "%s/memory.max", dir);
+        FILE *f = fopen(file, "r");
+        long long v;
+        if (f && fscanf(f, "%lld", &v) == 1 && v > 0 && (limit < 0 || v < limit))
+            limit = v;
+        if (f)
+            fclose(f);
+        *strrchr(dir, '/') = '\0';
+    }
+    return limit > 0 ? limit >> 10 : -1;
+}
+
+const char *resources_pe_oom_adj(void)
+{
+    static char text[16];
+    static bool done;
+    if (done)
+        return text[0] ? text : NULL;
+    done = true;
+    long long rss = kb_of("/proc/self/status", "VmRSS");
+    long long total = kb_of("/proc/meminfo", "MemTotal");
+    long long swap = kb_of("/proc/meminfo", "SwapTotal");
+    long long limit = cgroup_limit_kb();
+    if (rss <= 0 || total <= 0)
+        return NULL;
+    if (swap > 0)
+        total += swap;
+    if (limit > 0 && limit < total)
+        total = limit;
+    FILE *f = fopen("/proc/self/oom_score_adj", "r");
+    int own = 0;
+    if (!f || fscanf(f, "%d", &own) != 1)
+        own = 0;
+    if (f)
+        fclose(f);
+    /* The kernel's score is resident pages plus oom_score_adj thousandths
+     * of the memory it is short of: per-mille enough to cover twice what
+     * oshrun holds now (it grows with the job's output) and 4 MB more. */
+    long long margin = (1000 * (2 * rss + 4096) + total - 1) / total;
+    long long adj = own + (margin < 1 ? 1 : margin);
+    if (adj > 1000)
+        adj = 1000;
+    if (adj > own)
+        snprintf(text, sizeof text, "%lld\n", adj);
+    return text[0] ? text : NULL;
 }
 
 void resources_init(void)

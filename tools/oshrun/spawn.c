@@ -148,6 +148,8 @@ struct child {
     int out, err, in;
     bool bound;
     cpu_set_t mask;
+    const char *oom_adj;
+    size_t oom_adj_len;
     char bind_failed[256];
     /* Written by the child, read by oshrun once it runs again: the step
      * that failed and its errno. */
@@ -195,6 +197,8 @@ static int prepare_child(struct child *c, int rank, const char *addr)
     if (b < 0)
         return -1;
     c->bound = b == 1;
+    c->oom_adj = resources_pe_oom_adj();
+    c->oom_adj_len = c->oom_adj ? strlen(c->oom_adj) : 0;
     return 0;
 }
 
@@ -226,6 +230,13 @@ static _Noreturn void exec_pe(struct child *c)
             child_failed(c, STEP_CHDIR);
         if (c->bound && sched_setaffinity(0, sizeof c->mask, &c->mask) != 0)
             child_failed(c, STEP_BIND);
+        if (c->oom_adj) {
+            int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+            if (fd >= 0) {
+                (void)!write(fd, c->oom_adj, c->oom_adj_len);
+                close(fd);
+            }
+        }
     }
     sigprocmask(SIG_SETMASK, c->oldmask, NULL);
     if (c->envp)

@@ -98,9 +98,19 @@ struct backend_peer {
     fi_addr_t addr;
     uint64_t base[BACKEND_MAX_SEGS];
     uint64_t size[BACKEND_MAX_SEGS];
-    struct ofi_rrange *range[BACKEND_MAX_SEGS]; /* OFI_MAX_RANGES each */
+    /* The first range of each segment here, the others (a heap that grew)
+     * in MORE, made with the second: every network peer has this from
+     * start-up (as ucx_int.h's backend_peer). */
+    struct ofi_rrange first[BACKEND_MAX_SEGS];
+    struct ofi_rrange *more[BACKEND_MAX_SEGS]; /* OFI_MAX_RANGES - 1 each, or NULL */
     _Atomic uint32_t nranges[BACKEND_MAX_SEGS];
 };
+
+/* Range I (< nranges) of P's segment SEG. */
+static inline struct ofi_rrange *ofi_peer_range(struct backend_peer *p, int seg, uint32_t i)
+{
+    return i ? &p->more[seg][i - 1] : &p->first[seg];
+}
 
 /* A channel's count of one kind of operation (OFI_WRITES: puts,
  * non-fetching AMOs, signals; OFI_READS: gets, fetching AMOs): how many it

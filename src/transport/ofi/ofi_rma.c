@@ -16,13 +16,14 @@ static const struct ofi_rrange *rrange(struct backend_peer *p, int seg, size_t o
 {
     uint32_t n = atomic_load_explicit(&p->nranges[seg], memory_order_acquire);
     uint32_t i = 0;
-    while (i < n && off >= p->range[seg][i].end)
+    while (i < n && off >= ofi_peer_range(p, seg, i)->end)
         i++;
     if (i == n)
         oshm_fatal("offset %zu of segment %d of PE %d is outside the memory it registered with "
-                   "libfabric (%zu bytes)", off, seg, p->pe, n ? p->range[seg][n - 1].end : 0);
-    *room = p->range[seg][i].end - off;
-    return &p->range[seg][i];
+                   "libfabric (%zu bytes)", off, seg, p->pe,
+                   n ? ofi_peer_range(p, seg, n - 1)->end : 0);
+    *room = ofi_peer_range(p, seg, i)->end - off;
+    return ofi_peer_range(p, seg, i);
 }
 
 static inline uint64_t raddr(const struct ofi_rrange *r, size_t off)

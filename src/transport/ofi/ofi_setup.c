@@ -385,7 +385,7 @@ static uint32_t peer_count(void *peer, int seg, size_t *end)
 {
     struct backend_peer *p = peer;
     uint32_t n = atomic_load_explicit(&p->nranges[seg], memory_order_relaxed);
-    *end = n ? p->range[seg][n - 1].end : 0;
+    *end = n ? ofi_peer_range(p, seg, n - 1)->end : 0;
     return n;
 }
 
@@ -394,9 +394,9 @@ static int peer_add(void *peer, int seg, uint32_t n, size_t start, size_t end,
                     const struct fabric_token *t)
 {
     struct backend_peer *p = peer;
-    if (!p->range[seg] && !(p->range[seg] = calloc(OFI_MAX_RANGES, sizeof *p->range[seg])))
+    if (n && !p->more[seg] && !(p->more[seg] = calloc(OFI_MAX_RANGES - 1, sizeof *p->more[seg])))
         return -1;
-    struct ofi_rrange *r = &p->range[seg][n];
+    struct ofi_rrange *r = ofi_peer_range(p, seg, n);
     if (unpack_key(t, r) != 0)
         return -1;
     r->start = start;
@@ -441,9 +441,9 @@ static void ofi_disconnect(struct backend_peer *p)
     for (int s = 0; s < BACKEND_MAX_SEGS; s++) {
         uint32_t n = atomic_load_explicit(&p->nranges[s], memory_order_relaxed);
         for (uint32_t i = 0; i < n; i++)
-            if (p->range[s][i].mapped)
-                fi_mr_unmap_key(ofi.domain, p->range[s][i].key);
-        free(p->range[s]);
+            if (ofi_peer_range(p, s, i)->mapped)
+                fi_mr_unmap_key(ofi.domain, ofi_peer_range(p, s, i)->key);
+        free(p->more[s]);
     }
     free(p);
 }

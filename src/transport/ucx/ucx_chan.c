@@ -47,19 +47,19 @@ ucp_rkey_h ucx_rkey_slow(struct ucx_link *l, struct backend_peer *p, int seg, si
 {
     uint32_t n = atomic_load_explicit(&p->nranges[seg], memory_order_acquire);
     uint32_t i = 0;
-    while (i < n && off >= p->range[seg][i].end)
+    while (i < n && off >= ucx_peer_range(p, seg, i)->end)
         i++;
     if (i == n)
         oshm_fatal("offset %zu of segment %d of PE %d is outside the memory it registered (%zu "
-                   "bytes)", off, seg, p->pe, n ? p->range[seg][n - 1].end : 0);
+                   "bytes)", off, seg, p->pe, n ? ucx_peer_range(p, seg, n - 1)->end : 0);
     if (!l->rkey[seg] && !(l->rkey[seg] = calloc(UCX_MAX_RANGES, sizeof(ucp_rkey_h))))
         oshm_fatal("out of memory unpacking a memory key of PE %d", p->pe);
     if (!l->rkey[seg][i]) {
-        ucs_status_t st = ucp_ep_rkey_unpack(l->ep, p->range[seg][i].rkey, &l->rkey[seg][i]);
+        ucs_status_t st = ucp_ep_rkey_unpack(l->ep, ucx_peer_range(p, seg, i)->rkey, &l->rkey[seg][i]);
         if (st != UCS_OK)
             oshm_fatal("cannot use the memory key of PE %d: %s", p->pe, ucs_status_string(st));
     }
-    *room = p->range[seg][i].end - off;
+    *room = ucx_peer_range(p, seg, i)->end - off;
     return l->rkey[seg][i];
 }
 

@@ -41,16 +41,27 @@ struct ucx_range {
 
 /* What this PE knows of a peer: the address of its target worker, where
  * its segments are, and the ranges it registered. Ranges are appended
- * while other threads may read them: NRANGES is published last. */
+ * while other threads may read them: NRANGES is published last, and a
+ * range never moves. Every network peer has one of these from start-up:
+ * the first range of each segment is kept here, the others (a heap that
+ * grew) in MORE, made with the second (1,024 PEs: 1.5 kB a segment and
+ * peer when every peer had room for UCX_MAX_RANGES). */
 struct backend_peer {
     int pe;
     void *addr;
     size_t addr_len;
     uint64_t base[BACKEND_MAX_SEGS];
     uint64_t size[BACKEND_MAX_SEGS];
-    struct ucx_range *range[BACKEND_MAX_SEGS]; /* UCX_MAX_RANGES each, from the first */
+    struct ucx_range first[BACKEND_MAX_SEGS];
+    struct ucx_range *more[BACKEND_MAX_SEGS]; /* UCX_MAX_RANGES - 1 each, or NULL */
     _Atomic uint32_t nranges[BACKEND_MAX_SEGS];
 };
+
+/* Range I (< nranges) of P's segment SEG. */
+static inline struct ucx_range *ucx_peer_range(struct backend_peer *p, int seg, uint32_t i)
+{
+    return i ? &p->more[seg][i - 1] : &p->first[seg];
+}
 
 /* A channel's connection to one peer, made on first use. */
 struct ucx_link {
@@ -185,8 +196,8 @@ static inline ucp_rkey_h ucx_rkey(struct ucx_link *l, struct backend_peer *p, in
                                   size_t *room)
 {
     ucp_rkey_h *k = l->rkey[seg];
-    if (__builtin_expect(k && k[0] && off < p->range[seg][0].end, 1)) {
-        *room = p->range[seg][0].end - off;
+    if (__builtin_expect(k && k[0] && off < p->first[seg].end, 1)) {
+        *room = p->first[seg].end - off;
         return k[0];
     }
     return ucx_rkey_slow(l, p, seg, off, room);

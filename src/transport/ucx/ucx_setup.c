@@ -212,7 +212,7 @@ static uint32_t peer_count(void *peer, int seg, size_t *end)
 {
     struct backend_peer *p = peer;
     uint32_t n = atomic_load_explicit(&p->nranges[seg], memory_order_relaxed);
-    *end = n ? p->range[seg][n - 1].end : 0;
+    *end = n ? ucx_peer_range(p, seg, n - 1)->end : 0;
     return n;
 }
 
@@ -221,9 +221,9 @@ static int peer_add(void *peer, int seg, uint32_t n, size_t start, size_t end,
                     const struct fabric_token *t)
 {
     struct backend_peer *p = peer;
-    if (!p->range[seg] && !(p->range[seg] = calloc(UCX_MAX_RANGES, sizeof *p->range[seg])))
+    if (n && !p->more[seg] && !(p->more[seg] = calloc(UCX_MAX_RANGES - 1, sizeof *p->more[seg])))
         return -1;
-    struct ucx_range *r = &p->range[seg][n];
+    struct ucx_range *r = ucx_peer_range(p, seg, n);
     if (!(r->rkey = malloc(t->key_len)))
         return -1;
     memcpy(r->rkey, t->key, t->key_len);
@@ -270,8 +270,8 @@ static void ucx_disconnect(struct backend_peer *p)
     for (int s = 0; s < BACKEND_MAX_SEGS; s++) {
         uint32_t n = atomic_load_explicit(&p->nranges[s], memory_order_relaxed);
         for (uint32_t i = 0; i < n; i++)
-            free(p->range[s][i].rkey);
-        free(p->range[s]);
+            free(ucx_peer_range(p, s, i)->rkey);
+        free(p->more[s]);
     }
     free(p->addr);
     free(p);

@@ -358,10 +358,29 @@ static void settle(struct hcomm_ep *ep)
     ep->amo_peer = ep->peer[ep->amo];
 }
 
-/* Sets up every peer's endpoint; LATE: the peers of this node other than
- * this PE are connected on first use (hcomm_reach), their cards read then
- * from the exchange, which keeps them (fabric_exchange.retain). */
-static int connect_all(bool late)
+/* Connects what EP's peer needs and EP has not yet: the local backend for
+ * this PE and same-node peers, the network backend (when one is open) for
+ * every PE. */
+static int connect_ep(struct hcomm_ep *ep)
+{
+    int net = hcomm.n_backends > 1 ? 1 : -1;
+    bool local = ep->pe == hcomm.my_pe ||
+                 (!network_only() && hcomm.node_of[ep->pe] == hcomm.my_node);
+    if (local && !ep->peer[0] && connect_peer(0, ep) != 0)
+        return -1;
+    if (net >= 0 && !ep->peer[net] && connect_peer(net, ep) != 0)
+        return -1;
+    return 0;
+}
+
+/* Sets up every peer's endpoint. LATE (the exchange keeps the cards): the
+ * peers of this node other than this PE are connected on first use
+ * (hcomm_reach), their cards read then; so are those of other nodes where
+ * a progress thread serves this PE's network backend (NET_LATE): without
+ * one, the default channel connects every network peer now, while all PEs
+ * are in shmem_init to answer. A network peer's record is some 1 kB (its
+ * address, its keys), and most programs reach few of their peers. */
+static int connect_all(bool late, bool net_late)
 {
     bool local_peers = !network_only();
     hcomm.node_mapped = local_peers;
@@ -371,17 +390,13 @@ static int connect_all(bool late)
     for (int p = 0; p < hcomm.n_pes; p++) {
         struct hcomm_ep *ep = &hcomm.eps[p];
         ep->pe = p;
-        int rma = -1;
-        bool deferred = false;
-        if (p == hcomm.my_pe || (local_peers && hcomm.node_of[p] == hcomm.my_node)) {
-            deferred = late && p != hcomm.my_pe;
-            if (!deferred && connect_peer(0, ep) != 0)
-                return -1;
-            rma = 0;
-        }
-        if (net >= 0 && connect_peer(net, ep) != 0)
+        bool local = p == hcomm.my_pe || (local_peers && hcomm.node_of[p] == hcomm.my_node);
+        bool deferred = p != hcomm.my_pe && late && (local || net_late);
+        if (!deferred && connect_ep(ep) != 0)
             return -1;
-        ep->rma = (uint8_t)(rma >= 0 ? rma : net);
+        if (deferred && net >= 0 && !net_late && connect_peer(net, ep) != 0)
+            return -1; /* a same-node peer's network record, for the default channel */
+        ep->rma = (uint8_t)(local ? 0 : net);
         ep->amo = (uint8_t)(hcomm.amo_over_network ? net : ep->rma);
         ep->rma_ops = hcomm.backend[ep->rma];
         ep->amo_ops = hcomm.backend[ep->amo];
@@ -392,17 +407,18 @@ static int connect_all(bool late)
     return 0;
 }
 
+static pthread_mutex_t reach_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void hcomm_reach(struct hcomm_ep *ep)
 {
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&reach_lock);
     if (!atomic_load_explicit(&ep->reached, memory_order_relaxed)) {
-        if (connect_peer(0, ep) != 0)
-            oshm_fatal("cannot reach PE %d on this node", ep->pe);
+        if (connect_ep(ep) != 0)
+            oshm_fatal("cannot reach PE %d (its card is in the start-up exchange)", ep->pe);
         settle(ep);
         atomic_store_explicit(&ep->reached, true, memory_order_release);
     }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&reach_lock);
 }
 
 int hcomm_init(const struct hcomm_config *cfg)
@@ -468,7 +484,7 @@ int hcomm_init(const struct hcomm_config *cfg)
     }
     /* On a node of many PEs each reaches only the peers it uses. */
     bool late = hcomm_exchange.retain && hcomm_exchange.retain() == 0;
-    if (connect_all(late) != 0 ||
+    if (connect_all(late, cfg->progress_thread) != 0 ||
         hcomm_channel_init(&hcomm.default_channel, cfg->default_mode, true) != 0)
         goto out;
     rc = 0;

@@ -21,6 +21,11 @@ static int exchange(int b, const void *blob, size_t len, unsigned round)
         return -1;
     }
     for (int p = 0; p < hcomm.n_pes; p++) {
+        /* A peer not reached yet is reached now, from its start-up card:
+         * the keys of this growth could not be read later (the exchange
+         * forgets them below). */
+        if (!atomic_load_explicit(&hcomm.eps[p].reached, memory_order_acquire))
+            hcomm_reach(&hcomm.eps[p]);
         struct backend_peer *peer = hcomm.eps[p].peer[b];
         if (!peer || p == hcomm.my_pe)
             continue;

@@ -358,15 +358,20 @@ static void settle(struct hcomm_ep *ep)
     ep->amo_peer = ep->peer[ep->amo];
 }
 
+/* Whether PE is reached through the local backend: this PE, and the
+ * peers of its node unless SHMEM_TRANSPORT sends everything to the network. */
+static bool reached_locally(int pe)
+{
+    return pe == hcomm.my_pe || (!network_only() && hcomm.node_of[pe] == hcomm.my_node);
+}
+
 /* Connects what EP's peer needs and EP has not yet: the local backend for
- * this PE and same-node peers, the network backend (when one is open) for
+ * the PEs reached locally, the network backend (when one is open) for
  * every PE. */
 static int connect_ep(struct hcomm_ep *ep)
 {
     int net = hcomm.n_backends > 1 ? 1 : -1;
-    bool local = ep->pe == hcomm.my_pe ||
-                 (!network_only() && hcomm.node_of[ep->pe] == hcomm.my_node);
-    if (local && !ep->peer[0] && connect_peer(0, ep) != 0)
+    if (reached_locally(ep->pe) && !ep->peer[0] && connect_peer(0, ep) != 0)
         return -1;
     if (net >= 0 && !ep->peer[net] && connect_peer(net, ep) != 0)
         return -1;
@@ -378,19 +383,19 @@ static int connect_ep(struct hcomm_ep *ep)
  * (hcomm_reach), their cards read then; so are those of other nodes where
  * a progress thread serves this PE's network backend (NET_LATE): without
  * one, the default channel connects every network peer now, while all PEs
- * are in shmem_init to answer. A network peer's record is some 1 kB (its
- * address, its keys), and most programs reach few of their peers. */
+ * are in shmem_init to answer. A network peer's record is some hundreds
+ * of bytes (its address, its keys; 0.4 kB a peer measured at 1,024 PEs),
+ * and most programs reach few of their peers. */
 static int connect_all(bool late, bool net_late)
 {
-    bool local_peers = !network_only();
-    hcomm.node_mapped = local_peers;
+    hcomm.node_mapped = !network_only();
     int net = hcomm.n_backends > 1 ? 1 : -1;
     const struct backend_ops *nops = net >= 0 ? hcomm.backend[net] : NULL;
     hcomm.amo_over_network = nops && !(nops->cpu_atomics && nops->cpu_atomics());
     for (int p = 0; p < hcomm.n_pes; p++) {
         struct hcomm_ep *ep = &hcomm.eps[p];
         ep->pe = p;
-        bool local = p == hcomm.my_pe || (local_peers && hcomm.node_of[p] == hcomm.my_node);
+        bool local = reached_locally(p);
         bool deferred = p != hcomm.my_pe && late && (local || net_late);
         if (!deferred && connect_ep(ep) != 0)
             return -1;

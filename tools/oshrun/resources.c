@@ -9,7 +9,6 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "oshrun.h"
@@ -17,8 +16,10 @@
 static char cgroup_file[PATH_MAX];
 static long cgroup_before = -1, system_before = -1;
 
-/* The number after "KEY " in FILE, -1 when there is none. */
-static long counter(const char *file, const char *key)
+/* The number after "KEY" and SEP on a line of FILE ("oom_kill 3" in
+ * memory.events, "VmRSS:   5780 kB" in /proc/self/status), -1 when there
+ * is none. */
+static long number_after(const char *file, const char *key, char sep)
 {
     FILE *f = file[0] ? fopen(file, "r") : NULL;
     if (!f)
@@ -27,13 +28,15 @@ static long counter(const char *file, const char *key)
     long value = -1;
     size_t klen = strlen(key);
     while (fgets(line, sizeof line, f))
-        if (!strncmp(line, key, klen) && line[klen] == ' ') {
+        if (!strncmp(line, key, klen) && line[klen] == sep) {
             sscanf(line + klen + 1, "%ld", &value);
             break;
         }
     fclose(f);
     return value;
 }
+
+static long counter(const char *file, const char *key) { return number_after(file, key, ' '); }
 
 /* DIR/PATH/NAME, or where the group is mounted elsewhere than at the
  * hierarchy's root (a container sees its own group at DIR), DIR/ and
@@ -81,25 +84,6 @@ static void find_cgroup(void)
         pick("/sys/fs/cgroup", v2, "memory.events");
 }
 
-/* The value of KEY in a "KEY: N kB" file such as /proc/meminfo, in kB;
- * -1 when there is none. */
-static long long kb_of(const char *file, const char *key)
-{
-    FILE *f = fopen(file, "r");
-    if (!f)
-        return -1;
-    char line[256];
-    long long value = -1;
-    size_t klen = strlen(key);
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, key, klen) && line[klen] == ':') {
-            value = strtoll(line + klen + 1, NULL, 10);
-            break;
-        }
-    fclose(f);
-    return value;
-}
-
 /* The memory cgroup's limit in kB, its ancestors' included; -1: none. */
 static long long cgroup_limit_kb(void)
 {
@@ -116,13 +100,7 @@ static long long cgroup_limit_kb(void)
     if (strstr(cgroup_file, "memory.oom_control")) {
         /* v1 says what the hierarchy allows in memory.stat. */
         snprintf(file, sizeof file, "%s/memory.stat", dir);
-        FILE *f = fopen(file, "r");
-        char line[256];
-        while (f && fgets(line, sizeof line, f))
-            if (sscanf(line, "hierarchical_memory_limit %lld", &limit) == 1)
-                break;
-        if (f)
-            fclose(f);
+        limit = number_after(file, "hierarchical_memory_limit", ' ');
         return limit > 0 ? limit >> 10 : -1;
     }
     /* v2: the smallest memory.max from the group up to the mount. */
@@ -146,9 +124,9 @@ const char *resources_pe_oom_adj(void)
     if (done)
         return text[0] ? text : NULL;
     done = true;
-    long long rss = kb_of("/proc/self/status", "VmRSS");
-    long long total = kb_of("/proc/meminfo", "MemTotal");
-    long long swap = kb_of("/proc/meminfo", "SwapTotal");
+    long long rss = number_after("/proc/self/status", "VmRSS", ':');
+    long long total = number_after("/proc/meminfo", "MemTotal", ':');
+    long long swap = number_after("/proc/meminfo", "SwapTotal", ':');
     long long limit = cgroup_limit_kb();
     if (rss <= 0 || total <= 0)
         return NULL;

@@ -195,19 +195,23 @@ static void *run(void *arg)
     bool boosted = t->waits_for_message && !t->oversubscribed;
     ask_short_slice(boosted);
     uint64_t seen = atomic_load_explicit(&progress_app_seen, memory_order_relaxed);
+    uint64_t watch = PROGRESS_THREAD_WATCH_NS;
     while (!progress_thread_stopping(t)) {
         /* Watch: the program progresses by itself. Not a sleep that a
          * kick ends: a program inside the library would kick at every
          * operation that leaves work in flight (libfabric: every one that
          * finds its channel idle), and the look at the end of the watch
          * finds held work soon enough. */
-        nap_ns(PROGRESS_THREAD_WATCH_NS);
+        nap_ns(watch);
         uint64_t now = atomic_load_explicit(&progress_app_seen, memory_order_relaxed);
         if (now != seen) {
             seen = now;
+            watch = watch * 2 < PROGRESS_THREAD_WATCH_MAX_NS ? watch * 2
+                                                             : PROGRESS_THREAD_WATCH_MAX_NS;
             continue;
         }
         seen = now;
+        watch = PROGRESS_THREAD_WATCH_NS;
         while (!progress_thread_stopping(t)) {
             rest_after(serve(t));
             sleep_for_work(t);

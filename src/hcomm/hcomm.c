@@ -419,7 +419,7 @@ void hcomm_reach(struct hcomm_ep *ep)
     pthread_mutex_lock(&reach_lock);
     if (!atomic_load_explicit(&ep->reached, memory_order_relaxed)) {
         if (connect_ep(ep) != 0)
-            oshm_fatal("cannot reach PE %d (its card is in the start-up exchange)", ep->pe);
+            oshm_fatal("cannot reach PE %d at its first use (the warning above says why)", ep->pe);
         settle(ep);
         atomic_store_explicit(&ep->reached, true, memory_order_release);
     }

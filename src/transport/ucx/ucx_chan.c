@@ -55,7 +55,8 @@ ucp_rkey_h ucx_rkey_slow(struct ucx_link *l, struct backend_peer *p, int seg, si
     if (!l->rkey[seg] && !(l->rkey[seg] = calloc(UCX_MAX_RANGES, sizeof(ucp_rkey_h))))
         oshm_fatal("out of memory unpacking a memory key of PE %d", p->pe);
     if (!l->rkey[seg][i]) {
-        ucs_status_t st = ucp_ep_rkey_unpack(l->ep, ucx_peer_range(p, seg, i)->rkey, &l->rkey[seg][i]);
+        const void *packed = ucx_peer_range(p, seg, i)->rkey;
+        ucs_status_t st = ucp_ep_rkey_unpack(l->ep, packed, &l->rkey[seg][i]);
         if (st != UCS_OK)
             oshm_fatal("cannot use the memory key of PE %d: %s", p->pe, ucs_status_string(st));
     }

@@ -122,3 +122,10 @@ add_test(NAME ofi.no_provider COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:setup>)
 set_tests_properties(ofi.no_provider PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS "pe;ofi"
   ENVIRONMENT "SHMEM_TRANSPORT=ofi;SHMEM_OFI_PROVIDER=no-such-provider"
   PASS_REGULAR_EXPRESSION "libfabric has no provider matching no-such-provider")
+
+# udp;ofi_rxd offers RMA and atomics that crash inside libfabric: refused by
+# name before the job can reach its first atomic.
+add_test(NAME ofi.rxd_refused COMMAND ${OSHRUN} -np 2 $<TARGET_FILE:setup>)
+set_tests_properties(ofi.rxd_refused PROPERTIES TIMEOUT ${OSHM_TEST_TIMEOUT} LABELS "pe;ofi"
+  ENVIRONMENT "SHMEM_TRANSPORT=ofi;SHMEM_NODE_ID=%1p;FI_PROVIDER=udp"
+  PASS_REGULAR_EXPRESSION "offers only udp;ofi_rxd .* not used; FI_PROVIDER=tcp")

@@ -170,6 +170,38 @@ static struct fi_info *hints(void)
 
 static bool has_all(uint64_t have, uint64_t want) { return (have & want) == want; }
 
+/* libfabric 1.17's reliable-datagram layer over udp (ofi_rxd) offers RMA
+ * and atomics but does not carry them: a fetching atomic crashes the target
+ * in fi_cq_read and writes end in truncation errors (ofiwg/libfabric#11814,
+ * #11481; seen here from 2 PEs on 2 nodes). A job on it would die at its
+ * first atomic, so it is never chosen. */
+static bool provider_unusable(const struct fi_info *i)
+{
+    return strstr(i->fabric_attr->prov_name, "ofi_rxd") != NULL;
+}
+
+/* The first usable provider of fi_getinfo's list, alone (the rest freed). */
+static struct fi_info *first_usable(struct fi_info *list)
+{
+    struct fi_info *i = list;
+    while (i && provider_unusable(i))
+        i = i->next;
+    if (!i) {
+        oshm_warn("libfabric offers only %s for reliable datagram endpoints here, whose RMA and "
+                  "atomics crash in libfabric (ofiwg/libfabric#11814): not used; "
+                  "FI_PROVIDER=tcp (or verbs, cxi, psm3) reaches the same peers",
+                  list->fabric_attr->prov_name);
+        fi_freeinfo(list);
+        return NULL;
+    }
+    struct fi_info *one = i == list && !i->next ? i : fi_dupinfo(i);
+    if (one != list)
+        fi_freeinfo(list);
+    if (!one)
+        oshm_warn("libfabric: no memory to keep the provider's description");
+    return one;
+}
+
 /* Which AMOs the provider carries out itself, per size, op and form. */
 static void query_atomics(void)
 {
@@ -289,6 +321,8 @@ static int ofi_open(const struct backend_config *cfg)
         ofi.info = NULL;
         return -1;
     }
+    if (!(ofi.info = first_usable(ofi.info)))
+        return -1;
     ofi.prov = ofi.info->fabric_attr->prov_name;
     ofi.mr_mode = ofi.info->domain_attr->mr_mode;
     ofi.op_flags = ofi.info->tx_attr->op_flags & FI_DELIVERY_COMPLETE;
@@ -549,6 +583,8 @@ static int ofi_networks(const char **names, bool *on_device, int max)
     fi_freeinfo(h);
     int n = 0;
     for (struct fi_info *i = rc == 0 ? info : NULL; i && n < max && n < 16; i = i->next) {
+        if (provider_unusable(i))
+            continue;
         const char *name = i->fabric_attr->prov_name;
         bool dev = i->nic && i->nic->bus_attr && i->nic->bus_attr->bus_type == FI_BUS_PCI;
         int k = 0;

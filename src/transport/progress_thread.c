@@ -187,6 +187,50 @@ static void sleep_for_work(struct progress_thread *t)
     sleep_in(t, fds, n, partial ? PROGRESS_THREAD_RECHECK_NS : 0);
 }
 
+/* What the thread knows of the program's absence: the stamp it last saw,
+ * when it first saw it (its own clock), and the stamps' rate in ns. */
+struct watch {
+    uint64_t stamp, stamp_seen_ns;
+    uint64_t tick0, ns0;
+    double ns_per_tick;
+    uint64_t period; /* how long an absence must last before the thread serves */
+};
+
+static void watch_restart(struct watch *w, uint64_t now)
+{
+    w->stamp = atomic_load_explicit(&progress_app_seen, memory_order_relaxed);
+    w->stamp_seen_ns = now;
+    w->period = PROGRESS_THREAD_WATCH_NS;
+}
+
+/* How long the program has been away, at least, as of NOW: since the look
+ * that first saw its last stamp (true whatever the stamps' clock), or since
+ * the stamp itself when that says longer (the stamp is the program's; the
+ * other bound can be a period late). A new stamp lengthens the period. */
+static uint64_t watch_absence(struct watch *w, uint64_t now)
+{
+    uint64_t ticks = progress_ticks();
+    uint64_t stamp = atomic_load_explicit(&progress_app_seen, memory_order_relaxed);
+    if (ticks > w->tick0 && now > w->ns0)
+        w->ns_per_tick = (double)(now - w->ns0) / (double)(ticks - w->tick0);
+    uint64_t away = 0;
+    if (stamp != w->stamp) {
+        w->stamp = stamp;
+        w->stamp_seen_ns = now;
+        w->period = w->period * 2 < PROGRESS_THREAD_WATCH_MAX_NS ? w->period * 2
+                                                                 : PROGRESS_THREAD_WATCH_MAX_NS;
+    } else {
+        away = now - w->stamp_seen_ns;
+    }
+    /* A stamp from a core whose counter runs ahead says nothing. */
+    if (ticks > stamp) {
+        double by_stamp = (double)(ticks - stamp) * w->ns_per_tick;
+        if (by_stamp > (double)away)
+            away = by_stamp < 1e18 ? (uint64_t)by_stamp : UINT64_MAX;
+    }
+    return away;
+}
+
 static void *run(void *arg)
 {
     struct progress_thread *t = arg;
@@ -194,24 +238,23 @@ static void *run(void *arg)
         t->begin();
     bool boosted = t->waits_for_message && !t->oversubscribed;
     ask_short_slice(boosted);
-    uint64_t seen = atomic_load_explicit(&progress_app_seen, memory_order_relaxed);
-    uint64_t watch = PROGRESS_THREAD_WATCH_NS;
+    struct watch w = {.tick0 = progress_ticks(), .ns0 = now_ns(), .ns_per_tick = 1.0};
+    watch_restart(&w, w.ns0);
+    uint64_t nap = w.period;
     while (!progress_thread_stopping(t)) {
         /* Watch: the program progresses by itself. Not a sleep that a
          * kick ends: a program inside the library would kick at every
          * operation that leaves work in flight (libfabric: every one that
          * finds its channel idle), and the look at the end of the watch
          * finds held work soon enough. */
-        nap_ns(watch);
-        uint64_t now = atomic_load_explicit(&progress_app_seen, memory_order_relaxed);
-        if (now != seen) {
-            seen = now;
-            watch = watch * 2 < PROGRESS_THREAD_WATCH_MAX_NS ? watch * 2
-                                                             : PROGRESS_THREAD_WATCH_MAX_NS;
+        nap_ns(nap);
+        uint64_t away = watch_absence(&w, now_ns());
+        if (away < w.period) {
+            nap = w.period - away > PROGRESS_THREAD_WATCH_MIN_NS ? w.period - away
+                                                                 : PROGRESS_THREAD_WATCH_MIN_NS;
             continue;
         }
-        seen = now;
-        watch = PROGRESS_THREAD_WATCH_NS;
+        uint64_t seen = w.stamp;
         while (!progress_thread_stopping(t)) {
             rest_after(serve(t));
             sleep_for_work(t);
@@ -222,12 +265,12 @@ static void *run(void *arg)
                 ask_short_slice(false);
                 boosted = false;
             }
-            now = atomic_load_explicit(&progress_app_seen, memory_order_relaxed);
-            if (now != seen) { /* the program is back: it takes this message */
-                seen = now;
+            /* The program is back: it takes this message. */
+            if (atomic_load_explicit(&progress_app_seen, memory_order_relaxed) != seen)
                 break;
-            }
         }
+        watch_restart(&w, now_ns());
+        nap = w.period;
     }
     return NULL;
 }

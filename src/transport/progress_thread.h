@@ -51,17 +51,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* How often the thread checks on the program: WATCH_NS at first, twice as
- * long at each look that finds the program still in the library, up to
- * WATCH_MAX_NS. A program that leaves just after a look is seen at the
- * look after next: the thread takes over within two periods of its last
- * call, 800 us at most (docs/progress.md aims at 1 ms). Each look is a
- * wake-up that takes a core from a PE amid its operations: looking every
- * 200 us made an 8-byte put + quiet over UCX tcp 25% slower than without
- * the thread, an 8-PE barrier on 2 cores some 40% slower than looking
- * every 400 us (2026-12-07). */
+/* How long the program may stay away before the thread serves: WATCH_NS
+ * at first, twice as long at each look that finds the program still in the
+ * library, up to WATCH_MAX_NS (docs/progress.md aims at 1 ms). The program
+ * leaves a time stamp at each call, so the thread sleeps until that much
+ * time has passed since the last one, and takes over within WATCH_MAX_NS of
+ * the program's last call (where the time stamps cannot be trusted, within
+ * two periods). Each look is a wake-up that takes a core from a PE amid its
+ * operations: looking every 200 us made an 8-byte put + quiet over UCX tcp
+ * 25% slower than without the thread, an 8-PE barrier on 2 cores some 40%
+ * slower than looking every 400 us (2026-12-07). */
 #define PROGRESS_THREAD_WATCH_NS 200000
-#define PROGRESS_THREAD_WATCH_MAX_NS 400000
+#define PROGRESS_THREAD_WATCH_MAX_NS 800000
+/* The shortest nap between looks (a look just before the period ends). */
+#define PROGRESS_THREAD_WATCH_MIN_NS 20000
 #define PROGRESS_THREAD_LINGER_NS 20000
 #define PROGRESS_THREAD_BURST_NS 50000
 #define PROGRESS_THREAD_REST_FREE_NS 40000
@@ -114,28 +117,41 @@ struct progress_thread {
     _Atomic bool running;
 };
 
-/* What the program did in the library, counted for every thread at once
- * (a job has one network backend, and its operations and waits are the
- * program's whatever backend carries them). */
+/* When the program was last in the library (progress_ticks), for every
+ * thread at once (a job has one network backend, and its operations and
+ * waits are the program's whatever backend carries them). Threads that race
+ * may leave the older stamp: the thread then serves a little early. */
 extern _Atomic uint64_t progress_app_seen;
 
-/* The program polled the target and its channels itself. */
-static inline void progress_app_polled(void)
+/* A clock cheap enough for every operation: the time stamp counter (a
+ * third of clock_gettime's cost on a KVM guest, 11 against 27 ns), else
+ * the monotonic clock in ns. The thread converts it with a rate it measures
+ * itself, and never trusts it alone (a stamp that does not change is
+ * idleness, whatever it says). */
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+static inline uint64_t progress_ticks(void) { return __rdtsc(); }
+#else
+#include <time.h>
+static inline uint64_t progress_ticks(void)
 {
-    atomic_fetch_add_explicit(&progress_app_seen, 1, memory_order_relaxed);
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
+#endif
 
 /* The program entered the library to post an operation: while it keeps
  * doing so the thread stays away from its channels (a thread driving a
  * channel that the program keeps posting to took a fifth of the put
- * bandwidth over tcp). A plain increment: threads that race lose a count,
- * never the sign that something happened. */
+ * bandwidth over tcp). */
 static inline void progress_app_active(void)
 {
-    atomic_store_explicit(&progress_app_seen,
-                          atomic_load_explicit(&progress_app_seen, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    atomic_store_explicit(&progress_app_seen, progress_ticks(), memory_order_relaxed);
 }
+
+/* The program polled the target and its channels itself. */
+static inline void progress_app_polled(void) { progress_app_active(); }
 
 /* Work that a layer above the backends holds (a session's batch of puts,
  * hcomm): DRIVE sends what it can (called by a serving thread, the program

@@ -43,6 +43,9 @@ if "$(dirname "$OSHRUN")/oshm_info" 2>/dev/null | grep -qi 'ucx'; then
     expect "PE killed by SIGSEGV, two nodes over UCX tcp" 139 "PE 3 \(pid [0-9]+\) was killed by signal 11" 10 \
         -- env SHMEM_NODE_ID=%2p UCX_TLS=tcp "$OSHRUN" -np 4 "$FAULTS" signal 3
 fi
+# oshrun ignores SIGPIPE itself; its PEs must not inherit that.
+expect "a PE starts with SIGPIPE at its default" 0 "" 5 \
+    -- "$OSHRUN" -np 2 bash -c 'v=$(awk "/^SigIgn/{print \$2}" /proc/self/status); (( (0x$v & 0x1000) == 0 ))'
 expect "first non-zero exit status is returned" 3 "PE 2 \(pid [0-9]+\) exited with status 3" 5 \
     -- "$OSHRUN" -np 3 "$FAULTS" exit 2 3
 expect "shmem_global_exit ends every PE with its status" 7 "PE 0 called shmem_global_exit with status 7" 5 \

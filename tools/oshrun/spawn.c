@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,6 +240,10 @@ static _Noreturn void exec_pe(struct child *c)
         }
     }
     sigprocmask(SIG_SETMASK, c->oldmask, NULL);
+    /* oshrun ignores SIGPIPE for itself; an ignored signal stays ignored
+     * across exec, and a program must start as from a shell (its writes to
+     * a closed pipe end it). */
+    signal(SIGPIPE, SIG_DFL);
     if (c->envp)
         execvpe(c->file, c->argv, c->envp);
     else

@@ -184,18 +184,35 @@ static void send_reply(struct boot_server *s, struct conn *c)
     release_reply(c);
 }
 
-/* The exchange's data in a sealed memfd for the members on this host; -1
- * when it cannot be made (they get the data inline). */
-static int share_reply(const struct reply *r)
+/* The exchange's data of N ranks in a sealed memfd for the members on this
+ * host, behind an index of where each rank's block begins (kvstore.h: a
+ * member then reads the index and the blocks of the peers it asks about,
+ * not every block's header); *LEN its size. -1 when it cannot be made (they
+ * get the data inline). */
+static int share_reply(const struct reply *r, int n, uint64_t *len)
 {
-    int fd = memfd_create("oshm-exchange", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (fd < 0)
+    uint64_t head = ((uint64_t)n + 1) * 8;
+    uint64_t *index = malloc(head);
+    if (!index)
         return -1;
-    if (boot_wire_write_all(fd, r->data, r->len) != 0 ||
-        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
-        close(fd);
-        return -1;
+    size_t pos = 0;
+    for (int k = 0; k < n; k++) {
+        uint64_t block;
+        memcpy(&block, r->data + pos, 8);
+        index[k] = head + pos;
+        pos += 8 + block;
     }
+    index[n] = head + pos;
+    int fd = memfd_create("oshm-exchange", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd >= 0 && (boot_wire_write_all(fd, index, head) != 0 ||
+                    boot_wire_write_all(fd, r->data, r->len) != 0 ||
+                    fcntl(fd, F_ADD_SEALS,
+                          F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)) {
+        close(fd);
+        fd = -1;
+    }
+    free(index);
+    *len = head + r->len;
     return fd;
 }
 
@@ -230,8 +247,8 @@ static void complete_exchange(struct boot_server *s)
     for (int k = 0; k < s->cfg.size; k++)
         any_local |= s->contrib[k]->local;
     /* An exchange without records (a fence to meet) goes inline. */
-    if (any_local && total > 8 * (size_t)s->cfg.size && (r->shared_fd = share_reply(r)) >= 0) {
-        r->shared_len = total;
+    if (any_local && total > 8 * (size_t)s->cfg.size &&
+        (r->shared_fd = share_reply(r, s->cfg.size, &r->shared_len)) >= 0) {
         boot_auth_digest(&r->shared_len, sizeof r->shared_len, r->shared_digest);
     }
     for (int k = 0; k < s->cfg.size; k++) {

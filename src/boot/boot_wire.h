@@ -27,7 +27,9 @@
  *   PE -> server  ALLGATHER  payload: this PE's contribution
  *   server -> PE  ALLGATHER  payload: for each rank, u64 length + bytes
  *   server -> PE  ALLGATHER_SHARED  payload: u64 length; the same bytes as
- *                            ALLGATHER's, in a sealed memfd passed with the
+ *                            ALLGATHER's behind an index of (ranks + 1) u64
+ *                            offsets of each rank's block from the start
+ *                            (the last: the length), in a sealed memfd passed with the
  *                            message (SCM_RIGHTS), to a PE on a unix socket
  *                            only: one copy of the exchange per node, which
  *                            every PE maps read-only and reads in place,

@@ -46,9 +46,10 @@ int oshm_kv_append_record(char **buf, size_t *len, const char *key, const void *
 /* Adds all records of BUF as entries of RANK. Returns -1 on a malformed buffer. */
 int oshm_kv_load_records(struct oshm_kvstore *kv, int rank, const char *buf, size_t len);
 
-/* An exchange's data as the launcher's server sends it (for each of NRANKS
- * ranks, u64 length + that rank's records), LEN bytes at BASE, read in
- * place, not copied: a read-only mapping of MAP_LEN bytes that KV owns
+/* An exchange's data as the launcher's server shares it on a node: an
+ * index of NRANKS + 1 u64 offsets from BASE, rank r's block at [index[r],
+ * index[r + 1]) (its u64 length + its records), index[NRANKS] = LEN; LEN
+ * bytes at BASE, read in place, not copied: a read-only mapping of MAP_LEN bytes that KV owns
  * from now on (unmapped when KV is cleared), or that the caller keeps
  * when the data is malformed (-1). A get reads a rank's records where they
  * lie: a PE pays for the peers it asks about, not for the job's size. */

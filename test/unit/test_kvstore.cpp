@@ -92,16 +92,12 @@ TEST(KvStore, RecordsRoundTripAndMalformedRefused)
     oshm_kv_clear(&cut);
 }
 
-// An exchange as the launcher's server lays it out (for each rank, u64
-// length + its records), in a read-only mapping the store reads in place.
-static char *map_exchange(const std::vector<std::string> &blocks, size_t *len)
+// Bytes of a u64.
+static std::string u64(uint64_t v) { return std::string(reinterpret_cast<const char *>(&v), 8); }
+
+// A read-only mapping of ALL, as the store gets an exchange.
+static char *map_bytes(const std::string &all, size_t *len)
 {
-    std::string all;
-    for (const std::string &b : blocks) {
-        uint64_t l = b.size();
-        all.append(reinterpret_cast<const char *>(&l), 8);
-        all += b;
-    }
     void *m = mmap(nullptr, all.size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return nullptr;
@@ -109,6 +105,21 @@ static char *map_exchange(const std::vector<std::string> &blocks, size_t *len)
     mprotect(m, all.size(), PROT_READ);
     *len = all.size();
     return static_cast<char *>(m);
+}
+
+// An exchange as the launcher's server shares it (an index of where each
+// rank's block begins, then for each rank u64 length + its records), in a
+// read-only mapping the store reads in place.
+static char *map_exchange(const std::vector<std::string> &blocks, size_t *len)
+{
+    std::string index, data;
+    uint64_t head = (blocks.size() + 1) * 8;
+    for (const std::string &b : blocks) {
+        index += u64(head + data.size());
+        data += u64(b.size()) + b;
+    }
+    index += u64(head + data.size());
+    return map_bytes(index + data, len);
 }
 
 static std::string records(std::initializer_list<std::pair<const char *, std::string>> kvs)
@@ -168,14 +179,29 @@ TEST(KvStore, AdoptRefusesMalformedExchanges)
     EXPECT_EQ(oshm_kv_adopt(&kv, 3, two, len, len), -1);
     EXPECT_EQ(oshm_kv_adopt(&kv, 0, two, len, len), -1);
     munmap(two, len);
-    // A block longer than what is left.
-    std::string bad(8, '\0');
-    uint64_t huge = 1u << 20;
-    memcpy(&bad[0], &huge, 8);
-    void *b = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    ASSERT_NE(b, MAP_FAILED);
-    memcpy(b, bad.data(), 8);
-    EXPECT_EQ(oshm_kv_adopt(&kv, 1, static_cast<char *>(b), 8, 4096), -1);
+    // An index that runs past the data, goes backwards, or leaves a block
+    // no room for its length.
+    size_t blen = 0;
+    char *past = map_bytes(u64(16) + u64(1u << 20) + u64(0), &blen);
+    ASSERT_NE(past, nullptr);
+    EXPECT_EQ(oshm_kv_adopt(&kv, 1, past, blen, blen), -1);
+    munmap(past, blen);
+    char *back = map_bytes(u64(24) + u64(16) + u64(40) + u64(0) + u64(0), &blen);
+    ASSERT_NE(back, nullptr);
+    EXPECT_EQ(oshm_kv_adopt(&kv, 2, back, blen, blen), -1);
+    munmap(back, blen);
+    char *tight = map_bytes(u64(24) + u64(28) + u64(40) + u64(0) + u64(0), &blen);
+    ASSERT_NE(tight, nullptr);
+    EXPECT_EQ(oshm_kv_adopt(&kv, 2, tight, blen, blen), -1);
+    munmap(tight, blen);
+    char *fine = map_bytes(u64(24) + u64(32) + u64(40) + u64(0) + u64(0), &blen);
+    ASSERT_NE(fine, nullptr);
+    EXPECT_EQ(oshm_kv_adopt(&kv, 2, fine, blen, blen), 0); // the store owns it now
+    // Shorter than its index.
+    char *stub = map_bytes(u64(16), &blen);
+    ASSERT_NE(stub, nullptr);
+    EXPECT_EQ(oshm_kv_adopt(&kv, 1, stub, blen, blen), -1);
+    munmap(stub, blen);
     // A record whose value runs past its rank's block: found malformed at the get.
     std::string rec = records({{"k", "vv"}});
     rec.resize(rec.size() - 1);
@@ -187,7 +213,6 @@ TEST(KvStore, AdoptRefusesMalformedExchanges)
     ASSERT_EQ(oshm_kv_get(&kv, 1, "k", v, 2), 0);
     EXPECT_STREQ(v, "ok");
     oshm_kv_clear(&kv);
-    munmap(b, 4096);
 }
 
 // The last exchange can outlive forget (a peer reached later reads its

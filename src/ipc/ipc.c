@@ -54,10 +54,16 @@ static bool listed(const pid_t *pids, int n, pid_t pid)
     return n > 0 && bsearch(&pid, pids, (size_t)n, sizeof *pids, pid_order) != NULL;
 }
 
-/* Sorts the N PIDS and drops repeats; returns how many are left. */
+/* Sorts the N PIDS and drops repeats; returns how many are left. Lists
+ * arrive sorted more often than not (a node's PIDs, one list for every
+ * segment): those are only checked. */
 static int sort_unique(pid_t *pids, int n)
 {
-    qsort(pids, (size_t)n, sizeof *pids, pid_order);
+    int i = 1;
+    while (i < n && pids[i - 1] <= pids[i])
+        i++;
+    if (i < n)
+        qsort(pids, (size_t)n, sizeof *pids, pid_order);
     int k = 0;
     for (int i = 0; i < n; i++)
         if (k == 0 || pids[i] != pids[k - 1])
@@ -167,9 +173,15 @@ int ipc_export_direct(struct ipc_key *key)
     return rc;
 }
 
-/* Adds the PIDS not yet there to the members; under the lock. */
+/* Adds the PIDS not yet there to the members; under the lock. Each
+ * segment's export lists the same PIDs again: then nothing changes. */
 static int add_members(const pid_t *pids, int npids)
 {
+    int known = 0;
+    while (known < npids && listed(members, nmembers, pids[known]))
+        known++;
+    if (known == npids)
+        return 0;
     pid_t *m = realloc(members, sizeof *m * (size_t)(nmembers + npids));
     if (!m)
         return -1;

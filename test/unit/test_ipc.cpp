@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 extern "C" {
+#include "ipc/exports.h"
 #include "ipc/ipc.h"
 }
 
@@ -118,6 +119,28 @@ TEST_F(Ipc, DirectExportOfAnotherFileFallsBackToTheList)
     key.direct_ino ^= 1;
     EXPECT_EQ(wait_code(import_in_child(key, -1)), 1);
     ipc_unexport(&key);
+}
+
+// Lists come unsorted and with repeats, and every segment lists the same
+// PIDs again: each listed PID is a member, and no other.
+TEST_F(Ipc, MembersOfUnsortedAndRepeatedLists)
+{
+    ipc_key a, b;
+    pid_t first[] = {900007, 900003, 900005, 900003};
+    pid_t again[] = {900003, 900005, 900007};
+    pid_t more[] = {900009, 900001, 900005};
+    ASSERT_EQ(ipc_export(&h, first, 4, &a), 0);
+    ASSERT_EQ(ipc_export(&h, again, 3, &b), 0);
+    for (pid_t p : {900003, 900005, 900007})
+        EXPECT_TRUE(ipc_exports_member(p)) << p;
+    EXPECT_FALSE(ipc_exports_member(900001));
+    EXPECT_FALSE(ipc_exports_member(900004));
+    ASSERT_EQ(ipc_export_allow(&b, more, 3), 0);
+    for (pid_t p : {900001, 900003, 900005, 900007, 900009})
+        EXPECT_TRUE(ipc_exports_member(p)) << p;
+    EXPECT_FALSE(ipc_exports_member(900008));
+    ipc_unexport(&a);
+    ipc_unexport(&b);
 }
 
 // Once mapped, the import keeps no descriptor open: a node of N PEs would

@@ -59,10 +59,10 @@ static bool listed(const pid_t *pids, int n, pid_t pid)
  * segment): those are only checked. */
 static int sort_unique(pid_t *pids, int n)
 {
-    int i = 1;
-    while (i < n && pids[i - 1] <= pids[i])
-        i++;
-    if (i < n)
+    int sorted = 1;
+    while (sorted < n && pids[sorted - 1] <= pids[sorted])
+        sorted++;
+    if (sorted < n)
         qsort(pids, (size_t)n, sizeof *pids, pid_order);
     int k = 0;
     for (int i = 0; i < n; i++)

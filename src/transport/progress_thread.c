@@ -35,13 +35,6 @@ void progress_threads_kick(void)
     }
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* CPU time of the calling thread: what the scheduler charges it. */
 static uint64_t thread_cpu_ns(void)
 {
@@ -101,14 +94,14 @@ static void ask_short_slice(bool boost)
  * time it gave the core to others). */
 static uint64_t serve(struct progress_thread *t)
 {
-    uint64_t start = now_ns(), cpu = thread_cpu_ns();
+    uint64_t start = oshm_clock_ns(), cpu = thread_cpu_ns();
     for (uint64_t last = start;;) {
-        uint64_t now = now_ns();
+        uint64_t now = oshm_clock_ns();
         if (now - start > PROGRESS_THREAD_BURST_NS)
             break;
         unsigned n = t->poll() + t->drive() + (upper_drive ? upper_drive() : 0);
         if (n)
-            last = now_ns();
+            last = oshm_clock_ns();
         else if (t->oversubscribed || now - last > PROGRESS_THREAD_LINGER_NS)
             break;
     }
@@ -209,7 +202,7 @@ static void watch_restart(struct watch *w, uint64_t now)
  * other bound can be a period late). A new stamp lengthens the period. */
 static uint64_t watch_absence(struct watch *w, uint64_t now)
 {
-    uint64_t ticks = progress_ticks();
+    uint64_t ticks = oshm_ticks();
     uint64_t stamp = atomic_load_explicit(&progress_app_seen, memory_order_relaxed);
     if (ticks > w->tick0 && now > w->ns0)
         w->ns_per_tick = (double)(now - w->ns0) / (double)(ticks - w->tick0);
@@ -238,7 +231,7 @@ static void *run(void *arg)
         t->begin();
     bool boosted = t->waits_for_message && !t->oversubscribed;
     ask_short_slice(boosted);
-    struct watch w = {.tick0 = progress_ticks(), .ns0 = now_ns(), .ns_per_tick = 1.0};
+    struct watch w = {.tick0 = oshm_ticks(), .ns0 = oshm_clock_ns(), .ns_per_tick = 1.0};
     watch_restart(&w, w.ns0);
     uint64_t nap = w.period;
     while (!progress_thread_stopping(t)) {
@@ -248,7 +241,7 @@ static void *run(void *arg)
          * finds its channel idle), and the look at the end of the watch
          * finds held work soon enough. */
         nap_ns(nap);
-        uint64_t away = watch_absence(&w, now_ns());
+        uint64_t away = watch_absence(&w, oshm_clock_ns());
         if (away < w.period) {
             nap = w.period - away > PROGRESS_THREAD_WATCH_MIN_NS ? w.period - away
                                                                  : PROGRESS_THREAD_WATCH_MIN_NS;
@@ -269,7 +262,7 @@ static void *run(void *arg)
             if (atomic_load_explicit(&progress_app_seen, memory_order_relaxed) != seen)
                 break;
         }
-        watch_restart(&w, now_ns());
+        watch_restart(&w, oshm_clock_ns());
         nap = w.period;
     }
     return NULL;

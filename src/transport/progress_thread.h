@@ -51,6 +51,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util/clock.h"
+
 /* How long the program may stay away before the thread serves: WATCH_NS
  * at first, twice as long at each look that finds the program still in the
  * library, up to WATCH_MAX_NS (docs/progress.md aims at 1 ms). The program
@@ -117,29 +119,16 @@ struct progress_thread {
     _Atomic bool running;
 };
 
-/* When the program was last in the library (progress_ticks), for every
+/* When the program was last in the library (oshm_ticks), for every
  * thread at once (a job has one network backend, and its operations and
  * waits are the program's whatever backend carries them). Threads that race
  * may leave the older stamp: the thread then serves a little early. */
 extern _Atomic uint64_t progress_app_seen;
 
-/* A clock cheap enough for every operation: the time stamp counter (a
- * third of clock_gettime's cost on a KVM guest, 11 against 27 ns), else
- * the monotonic clock in ns. The thread converts it with a rate it measures
- * itself, and never trusts it alone (a stamp that does not change is
- * idleness, whatever it says). */
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-static inline uint64_t progress_ticks(void) { return __rdtsc(); }
-#else
-#include <time.h>
-static inline uint64_t progress_ticks(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-#endif
+/* The stamps are oshm_ticks (util/clock.h), cheap enough for every
+ * operation. The thread converts them with a rate it measures itself, and
+ * never trusts them alone (a stamp that does not change is idleness,
+ * whatever it says). */
 
 /* The program entered the library to post an operation: while it keeps
  * doing so the thread stays away from its channels (a thread driving a
@@ -147,7 +136,7 @@ static inline uint64_t progress_ticks(void)
  * bandwidth over tcp). */
 static inline void progress_app_active(void)
 {
-    atomic_store_explicit(&progress_app_seen, progress_ticks(), memory_order_relaxed);
+    atomic_store_explicit(&progress_app_seen, oshm_ticks(), memory_order_relaxed);
 }
 
 /* The program polled the target and its channels itself. */

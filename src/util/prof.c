@@ -11,11 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#define OSHM_PROF_HAVE_TSC 1
-#endif
-
+#include "util/clock.h"
 #include "util/env.h"
 #include "util/log.h"
 #include "util/state.h"
@@ -90,27 +86,22 @@ _Thread_local struct oshm_prof_thread *oshm_prof_leaf_self
 
 /* ---- clock ---- */
 
-uint64_t oshm_prof_clock_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+uint64_t oshm_prof_clock_ns(void) { return oshm_clock_ns(); }
 
 /* The time stamp counter where it ticks at one rate on every core and
  * never stops (a third of clock_gettime's cost here); else the clock. */
 static inline uint64_t ticks(void)
 {
-#ifdef OSHM_PROF_HAVE_TSC
+#ifdef OSHM_CLOCK_HAVE_TSC
     if (p.tsc)
-        return __rdtsc();
+        return oshm_ticks();
 #endif
     return oshm_prof_clock_ns();
 }
 
 static bool tsc_usable(void)
 {
-#ifdef OSHM_PROF_HAVE_TSC
+#ifdef OSHM_CLOCK_HAVE_TSC
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (!f)
         return false;

@@ -1,5 +1,7 @@
 #include "util/spin.h"
 
+#include "util/clock.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +16,6 @@ unsigned (*oshm_progress_hook)(void);
 
 _Atomic unsigned oshm_spin_extra_threads;
 _Atomic unsigned oshm_spin_pe_cores = 1;
-
-static uint64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
 
 /* Whether the machine has more runnable tasks than online CPUs right now
  * (the fourth field of /proc/loadavg, "running/total"): then some task,
@@ -50,7 +45,7 @@ void oshm_spin_long_give_away(uint32_t count)
      * at the machine. */
     static _Thread_local uint64_t since, looked;
     static _Thread_local bool crowded;
-    uint64_t t = now_ns();
+    uint64_t t = oshm_clock_ns();
     if (count == OSHM_SPIN_LONG)
         since = t;
     if (t - since >= OSHM_SPIN_SLEEP_AFTER_NS) {

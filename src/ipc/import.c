@@ -1,7 +1,9 @@
 /* The importer's side: asks the owner's service for a descriptor. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -138,6 +140,29 @@ void *ipc_map(const struct ipc_key *key, struct vmm_handle *h)
     h->size = size;
     errno = e;
     return va;
+}
+
+static int by_address(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const struct ipc_mapping *)a)->va;
+    uintptr_t y = (uintptr_t)((const struct ipc_mapping *)b)->va;
+    return (x > y) - (x < y);
+}
+
+void ipc_unmap_all(struct ipc_mapping *m, size_t n)
+{
+    size_t page = vmm_page_size();
+    qsort(m, n, sizeof *m, by_address);
+    for (size_t i = 0; i < n;) {
+        /* The kernel maps whole pages: the next mapping begins after the
+         * last page, not after the last byte. */
+        char *start = m[i].va, *end = start + (m[i].size + page - 1) / page * page;
+        /* Only what is ours: a run stops at the first gap, however small,
+         * since someone else's mapping may lie in it. */
+        for (i++; i < n && (char *)m[i].va == end; i++)
+            end += (m[i].size + page - 1) / page * page;
+        vmm_release(start, (size_t)(end - start));
+    }
 }
 
 void ipc_unmap(void *va, struct vmm_handle *h)

@@ -70,4 +70,18 @@ void *ipc_map(const struct ipc_key *key, struct vmm_handle *h);
 /* Unmaps what ipc_map mapped and forgets the handle. */
 void ipc_unmap(void *va, struct vmm_handle *h);
 
+/* A mapping ipc_map made, for ipc_unmap_all. */
+struct ipc_mapping {
+    void *va;
+    size_t size;
+};
+
+/* Unmaps the N mappings of M (ipc_map's, each whole; M is reordered) with
+ * as few system calls as their places allow: mappings that lie end to end
+ * go in one call. Each unmapping interrupts every other CPU that ran the
+ * process to flush its TLB (tens of microseconds on a VM), and a PE that
+ * reached 500 peers paid one for each at finalize; the kernel places
+ * successive mappings next to each other, so most go in one. */
+void ipc_unmap_all(struct ipc_mapping *m, size_t n);
+
 #endif

@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -156,6 +157,52 @@ TEST_F(Ipc, MappedImportKeepsNoDescriptor)
     EXPECT_EQ(got.fd, -1);
     EXPECT_STREQ(p, "shared");
     ipc_unmap(p, &got);
+    ipc_unexport(&key);
+}
+
+bool is_mapped(const void *p)
+{
+    unsigned char v;
+    return mincore(const_cast<void *>(p), 1, &v) == 0;
+}
+
+// ipc_unmap_all unmaps what it is given, whatever the order and however
+// the sizes fall in pages, and nothing between: a gap between two of its
+// mappings may hold someone else's.
+TEST(IpcUnmapAll, UnmapsRunsAndLeavesGaps)
+{
+    size_t pg = vmm_page_size();
+    char *r = (char *)vmm_reserve(5 * pg, 0);
+    ASSERT_NE(r, nullptr);
+    ipc_mapping m[] = {{r + 3 * pg, 100}, {r, pg}, {r + pg, 10}};
+    ipc_unmap_all(m, 3);
+    EXPECT_FALSE(is_mapped(r));
+    EXPECT_FALSE(is_mapped(r + pg));
+    EXPECT_TRUE(is_mapped(r + 2 * pg)); // the gap: not ours
+    EXPECT_FALSE(is_mapped(r + 3 * pg));
+    EXPECT_TRUE(is_mapped(r + 4 * pg));
+    vmm_release(r + 2 * pg, pg);
+    vmm_release(r + 4 * pg, pg);
+    ipc_unmap_all(nullptr, 0);
+}
+
+TEST_F(Ipc, UnmapAllReleasesImports)
+{
+    ipc_key key;
+    ASSERT_EQ(ipc_export(&h, nullptr, 0, &key), 0);
+    ASSERT_EQ(ipc_export_direct(&key), 0);
+    ipc_mapping m[4];
+    for (auto &e : m) {
+        vmm_handle got{};
+        e.va = ipc_map(&key, &got);
+        ASSERT_NE(e.va, nullptr);
+        e.size = got.size;
+        EXPECT_STREQ((char *)e.va, "shared");
+    }
+    ipc_unmap_all(m, 4);
+    for (auto &e : m)
+        EXPECT_FALSE(is_mapped(e.va));
+    EXPECT_STREQ(va, "shared"); // the owner's own mapping stays
     ipc_unexport(&key);
 }
 

@@ -319,21 +319,46 @@ static int shm_connect(int pe, const void *blob, size_t len, struct backend_peer
     return 0;
 }
 
+/* Peers' mappings that disconnect left for close to unmap together
+ * (ipc_unmap_all: one TLB flush for many). */
+static struct {
+    struct ipc_mapping *m;
+    size_t n, cap;
+} retired;
+
+static void retire(char *b, size_t size)
+{
+    if (retired.n == retired.cap) {
+        size_t cap = retired.cap ? 2 * retired.cap : 64;
+        struct ipc_mapping *m = realloc(retired.m, cap * sizeof *m);
+        if (!m) { /* unmapped alone, as before */
+            struct vmm_handle h = {.fd = -1, .size = size};
+            ipc_unmap(b, &h);
+            return;
+        }
+        retired.m = m;
+        retired.cap = cap;
+    }
+    retired.m[retired.n++] = (struct ipc_mapping){.va = b, .size = size};
+}
+
 static void shm_disconnect(struct backend_peer *p)
 {
     if (!p)
         return;
     for (int s = 0; p->mapped && s < BACKEND_MAX_SEGS; s++) {
         char *b = atomic_load_explicit(&p->base[s], memory_order_relaxed);
-        struct vmm_handle h = {.fd = -1, .size = (size_t)p->key[s].size};
         if (b)
-            ipc_unmap(b, &h);
+            retire(b, (size_t)p->key[s].size);
     }
     free(p);
 }
 
 static void shm_close(void)
 {
+    ipc_unmap_all(retired.m, retired.n);
+    free(retired.m);
+    memset(&retired, 0, sizeof retired);
     for (uint32_t s = 0; s < shm.published.nsegs; s++)
         if (shm.published.key[s].id)
             ipc_unexport(&shm.published.key[s]);

@@ -5,6 +5,7 @@
 #include "hcomm/hcomm.h"
 #include "team/coll.h"
 #include "team/coll_nodes.h"
+#include "util/log.h"
 #include "util/spin.h"
 
 void oshm_wait_i64_ge(const int64_t *word, int64_t value)
@@ -92,6 +93,24 @@ static void dissemination(const struct oshm_pe_set *set, const int *index, int n
     }
 }
 
+/* Over a network, up to OSHM_BARRIER_GATHER_MAX PEs (barrier.h): the
+ * first PE takes one arrival from each, then releases each, the farthest
+ * first, and leaves first. */
+static void gather_release(const struct oshm_pe_set *set)
+{
+    int64_t *arrive = &set->sync[OSHM_SYNC_ARRIVE_WORD];
+    int64_t *release = &set->sync[OSHM_SYNC_RELEASE_WORD];
+    int n = set->size;
+    if (set->my_index == 0) {
+        oshm_take_i64(arrive, set->idle, n - 1);
+        for (int i = n - 1; i > 0; i--)
+            post(release, oshm_set_pe(set, i));
+    } else {
+        post(arrive, oshm_set_pe(set, 0));
+        oshm_take_i64(release, set->idle, 1);
+    }
+}
+
 /* Node-aware: the PEs of each node arrive at their leader (one add each on
  * its arrival word, one wait), the leaders run a dissemination among
  * themselves over the network, and each leader releases its node's PEs
@@ -128,6 +147,14 @@ void oshm_barrier_sync(const struct oshm_pe_set *set)
      * to the root and its n - 1 releases. */
     if ((oshm_oversubscribed && nodes.all_mapped) || set->size > 1 << OSHM_BARRIER_MAX_ROUNDS) {
         barrier_central(set);
+        return;
+    }
+    if (!nodes.all_mapped && set->size >= 3 && set->size <= OSHM_BARRIER_GATHER_MAX) {
+        static atomic_bool said;
+        if (!atomic_exchange_explicit(&said, true, memory_order_relaxed))
+            oshm_debug("barrier over a network, %d PEs: gathered at the set's first PE, which "
+                       "releases the others and leaves first", set->size);
+        gather_release(set);
         return;
     }
     dissemination(set, NULL, set->size, set->my_index);

@@ -151,6 +151,8 @@ static int by_address(const void *a, const void *b)
 
 void ipc_unmap_all(struct ipc_mapping *m, size_t n)
 {
+    if (n == 0)
+        return;
     size_t page = vmm_page_size();
     qsort(m, n, sizeof *m, by_address);
     for (size_t i = 0; i < n;) {

@@ -149,6 +149,13 @@ static int by_address(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The kernel maps whole pages: the next mapping begins after the last
+ * page of M, not after its last byte. */
+static char *mapping_end(const struct ipc_mapping *m, size_t page)
+{
+    return (char *)m->va + (m->size + page - 1) / page * page;
+}
+
 void ipc_unmap_all(struct ipc_mapping *m, size_t n)
 {
     if (n == 0)
@@ -156,13 +163,11 @@ void ipc_unmap_all(struct ipc_mapping *m, size_t n)
     size_t page = vmm_page_size();
     qsort(m, n, sizeof *m, by_address);
     for (size_t i = 0; i < n;) {
-        /* The kernel maps whole pages: the next mapping begins after the
-         * last page, not after the last byte. */
-        char *start = m[i].va, *end = start + (m[i].size + page - 1) / page * page;
+        char *start = m[i].va, *end = mapping_end(&m[i], page);
         /* Only what is ours: a run stops at the first gap, however small,
          * since someone else's mapping may lie in it. */
         for (i++; i < n && (char *)m[i].va == end; i++)
-            end += (m[i].size + page - 1) / page * page;
+            end = mapping_end(&m[i], page);
         vmm_release(start, (size_t)(end - start));
     }
 }

@@ -150,10 +150,8 @@ void oshm_barrier_sync(const struct oshm_pe_set *set)
         return;
     }
     if (!nodes.all_mapped && set->size >= 3 && set->size <= OSHM_BARRIER_GATHER_MAX) {
-        static atomic_bool said;
-        if (!atomic_exchange_explicit(&said, true, memory_order_relaxed))
-            oshm_debug("barrier over a network, %d PEs: gathered at the set's first PE, which "
-                       "releases the others and leaves first", set->size);
+        OSHM_DEBUG_ONCE("barrier over a network, %d PEs: gathered at the set's first PE, "
+                        "which releases the others and leaves first", set->size);
         gather_release(set);
         return;
     }

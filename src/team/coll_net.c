@@ -26,14 +26,8 @@ static void send_to(const struct oshm_pe_set *s, const struct oshm_net_group *g,
 }
 
 /* SHMEM_DEBUG: the algorithm a collective took, once per algorithm in a
- * process (a program makes thousands of calls), with the first call's size. */
-#define SAY_ONCE(...)                                                                             \
-    do {                                                                                          \
-        static atomic_bool said_;                                                                 \
-        if (!atomic_load_explicit(&said_, memory_order_relaxed) &&                                \
-            !atomic_exchange_explicit(&said_, true, memory_order_relaxed))                        \
-            oshm_debug(__VA_ARGS__);                                                              \
-    } while (0)
+ * process, with the first call's size. */
+#define SAY_ONCE OSHM_DEBUG_ONCE
 
 static void await(const struct oshm_pe_set *s, int64_t *word, size_t bytes)
 {

@@ -6,6 +6,7 @@
 #define OSHM_UTIL_LOG_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 
 /* Prints "shmem[PE n]: error: ..." and ends the whole job through the abort
  * hook. */
@@ -14,6 +15,17 @@ _Noreturn void oshm_fatal(const char *fmt, ...) __attribute__((format(printf, 1,
 void oshm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints when SHMEM_DEBUG is set. */
 void oshm_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* oshm_debug once per call site in a process: the choice of an algorithm,
+ * say, which a program makes at each of thousands of calls. After the first
+ * it costs a relaxed load. */
+#define OSHM_DEBUG_ONCE(...)                                                                      \
+    do {                                                                                          \
+        static atomic_bool said_;                                                                 \
+        if (!atomic_load_explicit(&said_, memory_order_relaxed) &&                                \
+            !atomic_exchange_explicit(&said_, true, memory_order_relaxed))                        \
+            oshm_debug(__VA_ARGS__);                                                              \
+    } while (0)
 
 /* The PE number to print, -1 before the bootstrap knows it. */
 void oshm_log_set_pe(int pe);
